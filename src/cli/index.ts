@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import { closeDeps, createDeps, type Deps } from '../deps.js';
+import { migrateToLatest } from '../db/migrations/index.js';
+
+/** Runs fn with deps on a migrated database, then closes everything. */
+export async function withDeps<T>(config: Config, fn: (deps: Deps) => Promise<T>): Promise<T> {
+  const deps = createDeps({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, { rateLimiter: null });
+  try {
+    await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+    return await fn(deps);
+  } finally {
+    await closeDeps(deps);
+  }
+}
+
+export function registerCliCommands(program: Command, config: () => Config) {
+  program
+    .command('migrate')
+    .description('bring the database schema up to date')
+    .action(async () => {
+      const cfg = config();
+      const deps = createDeps(cfg, { rateLimiter: null });
+      try {
+        const applied = await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+        process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'already up to date\n');
+      } finally {
+        await closeDeps(deps);
+      }
+    });
+}

@@ -1,0 +1,96 @@
+/**
+ * Configuration comes only from environment variables, read once here and validated; a bad value stops
+ * the start with a message naming the variable. Nothing else reads process.env.
+ */
+export interface Config {
+  production: boolean;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  adminToken: string | null;
+  publicBaseUrl: string | null;
+  serverSecret: string | null;
+  rateLimitRps: number;
+  rateLimitBurst: number;
+  redisUrl: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  worker: 'inline' | 'off';
+  jsonBodyLimitBytes: number;
+  uploadBodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const MIB = 1024 * 1024;
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const problems: string[] = [];
+  const text = (name: string): string | null => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? null : v.trim();
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const v = text(name);
+    if (v === null) return fallback;
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max}, got "${v}"`);
+      return fallback;
+    }
+    return Number(v);
+  };
+  const url = (name: string, protocols: string[]): string | null => {
+    const v = text(name);
+    if (v === null) return null;
+    try {
+      const parsed = new URL(v);
+      if (!protocols.includes(parsed.protocol)) {
+        problems.push(`${name} must be a ${protocols.join(' or ')} URL`);
+        return null;
+      }
+      return v;
+    } catch {
+      problems.push(`${name} is not a valid URL`);
+      return null;
+    }
+  };
+
+  const production = (text('NODE_ENV') ?? 'development') === 'production';
+  const logLevel = (text('LOG_LEVEL') ?? 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const worker = (text('WORKER') ?? 'inline') as Config['worker'];
+  if (worker !== 'inline' && worker !== 'off') problems.push('WORKER must be "inline" or "off"');
+
+  const adminToken = text('ADMIN_TOKEN');
+  if (adminToken !== null && adminToken.length < 16) problems.push('ADMIN_TOKEN must be at least 16 characters');
+  if (production && adminToken === null) problems.push('ADMIN_TOKEN is required when NODE_ENV=production');
+  const serverSecret = text('SERVER_SECRET');
+  if (serverSecret !== null && serverSecret.length < 32) problems.push('SERVER_SECRET must be at least 32 characters');
+
+  const publicBaseUrl = url('PUBLIC_BASE_URL', ['http:', 'https:']);
+  const config: Config = {
+    production,
+    port: int('PORT', 8080, 0, 65535),
+    host: text('HOST') ?? '127.0.0.1',
+    dataDir: text('DATA_DIR') ?? './data',
+    databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    adminToken,
+    publicBaseUrl: publicBaseUrl ? publicBaseUrl.replace(/\/+$/, '') : null,
+    serverSecret,
+    rateLimitRps: int('RATE_LIMIT_RPS', 10, 0, 1_000_000),
+    rateLimitBurst: int('RATE_LIMIT_BURST', 10, 1, 1_000_000),
+    redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+    logLevel,
+    worker,
+    jsonBodyLimitBytes: int('JSON_BODY_LIMIT_MB', 10, 1, 1024) * MIB,
+    uploadBodyLimitBytes: int('UPLOAD_BODY_LIMIT_MB', 200, 1, 4096) * MIB,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,49 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DbHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** postgres:// URL; when absent the embedded SQLite database is used. */
+  databaseUrl: string | null;
+  /** SQLite file path, or ':memory:'. */
+  sqliteFile: string;
+  /** PostgreSQL schema to use (tests give each app its own). */
+  pgSchema?: string;
+  pgPoolSize?: number;
+}
+
+// pg returns int8 and numeric as strings to avoid precision loss; our int8 values (counts, sums) fit in a
+// JS number, so parse them. Set once per process: it is a property of the pg module, not of a pool.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function connectDatabase(options: ConnectOptions): DbHandle {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.pgPoolSize ?? 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  if (options.sqliteFile !== ':memory:') mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
+  const sqlite = new SQLite(options.sqliteFile);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  // Another process (a separate worker or the CLI) may hold the write lock briefly.
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}

@@ -1,0 +1,45 @@
+import type { ColumnDefinitionBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
+import { Migrator } from 'kysely';
+import type { Dialect } from '../connect.js';
+import * as m001 from './001_foundation.js';
+
+export interface MigrationContext {
+  dialect: Dialect;
+  /** Column type of an auto-generated integer id on this dialect. */
+  idType: 'integer' | 'serial';
+  idColumn: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
+}
+
+type MigrationModule = {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then
+  up(db: Kysely<any>, ctx: MigrationContext): Promise<void>;
+};
+
+/** Listed by hand (not read from the directory) so the built and the tsx-run service migrate alike. */
+const MIGRATIONS: Record<string, MigrationModule> = {
+  '001_foundation': m001,
+};
+
+function contextFor(dialect: Dialect): MigrationContext {
+  return dialect === 'postgres'
+    ? { dialect, idType: 'serial', idColumn: (c) => c.primaryKey() }
+    : { dialect, idType: 'integer', idColumn: (c) => c.primaryKey().autoIncrement() };
+}
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const ctx = contextFor(this.dialect);
+    return Object.fromEntries(
+      Object.entries(MIGRATIONS).map(([name, mod]) => [name, { up: (db: Kysely<unknown>) => mod.up(db, ctx) }]),
+    );
+  }
+}
+
+/** Brings the schema up to date; safe to run from several processes (Kysely takes a migration lock). */
+export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

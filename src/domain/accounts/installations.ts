@@ -1,0 +1,156 @@
+import type { Tx } from '../../db/tx.js';
+import { alreadyExists, conflict, invalidArgument, invalidField, notFound } from '../errors.js';
+import { getAccount } from './accounts.js';
+import { getApp } from './apps.js';
+import { isIntegrationKind, kindControlsStock } from './principal.js';
+import { hashSecret, newAuthorizationCode } from './secrets.js';
+
+export const AUTH_CODE_TTL_MS = 10 * 60 * 1000;
+
+export interface InstallInput {
+  appId: number;
+  warehouses?: { warehouseId: number; warehouseUniqueId: string }[];
+  storefrontName?: string | null;
+}
+
+export interface InstallResult {
+  installationId: number;
+  storefrontId: number | null;
+  integrationId: number | null;
+  code: string;
+  redirectUrl: string;
+}
+
+/**
+ * The Install button: an installation of the app on the account (a storefront for sales channels, an
+ * integration with warehouse mappings otherwise) and a one-time code the partner exchanges for a token.
+ */
+export async function installApp(tx: Tx, accountId: number, input: InstallInput, now: Date): Promise<InstallResult> {
+  await getAccount(tx, accountId);
+  const app = await getApp(tx, input.appId);
+  const mappings = input.warehouses ?? [];
+
+  if (isIntegrationKind(app.kind)) {
+    if (mappings.length === 0) {
+      throw invalidField('warehouses', `a ${app.kind} installation needs at least one warehouse mapping`);
+    }
+  } else if (mappings.length > 0) {
+    throw invalidField('warehouses', `a ${app.kind} installation takes no warehouse mappings`);
+  }
+  const seenIds = new Set<number>();
+  const seenUnique = new Set<string>();
+  for (const m of mappings) {
+    if (m.warehouseUniqueId.trim() === '') throw invalidField('warehouses.warehouseUniqueId', 'must not be empty');
+    if (seenIds.has(m.warehouseId)) throw invalidArgument(`warehouse ${m.warehouseId} is mapped twice`);
+    if (seenUnique.has(m.warehouseUniqueId)) throw invalidArgument(`warehouseUniqueId "${m.warehouseUniqueId}" is used twice`);
+    seenIds.add(m.warehouseId);
+    seenUnique.add(m.warehouseUniqueId);
+  }
+  if (mappings.length > 0) {
+    const owned = await tx
+      .selectFrom('warehouses')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('id', 'in', [...seenIds])
+      .execute();
+    const ownedIds = new Set(owned.map((w) => w.id));
+    const missing = [...seenIds].filter((id) => !ownedIds.has(id));
+    if (missing.length > 0) throw notFound(`warehouse(s) ${missing.join(', ')} not found in account ${accountId}`);
+  }
+  const controls = kindControlsStock(app.kind);
+  if (controls && mappings.length > 0) {
+    const taken = await tx
+      .selectFrom('warehouse_mappings as m')
+      .innerJoin('installations as i', 'i.id', 'm.installation_id')
+      .select('m.warehouse_id')
+      .where('m.account_id', '=', accountId)
+      .where('m.controls_stock', '=', 1)
+      .where('i.status', '=', 'ACTIVE')
+      .where('m.warehouse_id', 'in', [...seenIds])
+      .execute();
+    if (taken.length > 0) {
+      throw alreadyExists(
+        `warehouse(s) ${taken.map((t) => t.warehouse_id).join(', ')} already have their stock controlled by another integration`,
+      );
+    }
+  }
+
+  const installation = await tx
+    .insertInto('installations')
+    .values({
+      account_id: accountId,
+      app_id: app.id,
+      kind: app.kind,
+      status: 'ACTIVE',
+      storefront_name: app.kind === 'SALES_CHANNEL' ? (input.storefrontName ?? app.name) : null,
+      created_at: now.toISOString(),
+      revoked_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (mappings.length > 0) {
+    await tx
+      .insertInto('warehouse_mappings')
+      .values(
+        mappings.map((m) => ({
+          account_id: accountId,
+          installation_id: installation.id,
+          warehouse_id: m.warehouseId,
+          warehouse_unique_id: m.warehouseUniqueId,
+          controls_stock: controls ? 1 : 0,
+        })),
+      )
+      .execute();
+  }
+  const code = newAuthorizationCode();
+  await tx
+    .insertInto('auth_codes')
+    .values({
+      account_id: accountId,
+      installation_id: installation.id,
+      app_id: app.id,
+      code_hash: hashSecret(code),
+      redirect_uri: app.redirectUri,
+      expires_at: new Date(now.getTime() + AUTH_CODE_TTL_MS).toISOString(),
+      used_at: null,
+      created_at: now.toISOString(),
+    })
+    .execute();
+  const redirect = new URL(app.redirectUri);
+  redirect.searchParams.set('client_id', app.clientId);
+  redirect.searchParams.set('code', code);
+  return {
+    installationId: installation.id,
+    storefrontId: app.kind === 'SALES_CHANNEL' ? installation.id : null,
+    integrationId: isIntegrationKind(app.kind) ? installation.id : null,
+    code,
+    redirectUrl: redirect.toString(),
+  };
+}
+
+/** Revokes an installation and, with it, every token issued for it. */
+export async function revokeInstallation(tx: Tx, accountId: number, installationId: number, now: Date): Promise<void> {
+  const result = await tx
+    .updateTable('installations')
+    .set({ status: 'REVOKED', revoked_at: now.toISOString() })
+    .where('account_id', '=', accountId)
+    .where('id', '=', installationId)
+    .where('status', '=', 'ACTIVE')
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) {
+    const exists = await tx
+      .selectFrom('installations')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('id', '=', installationId)
+      .executeTakeFirst();
+    if (!exists) throw notFound(`installation ${installationId} not found`);
+    throw conflict(`installation ${installationId} is already revoked`);
+  }
+  await tx
+    .updateTable('access_tokens')
+    .set({ revoked_at: now.toISOString() })
+    .where('installation_id', '=', installationId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,81 @@
+import type { Db } from '../../db/tx.js';
+import { conflict, notFound } from '../errors.js';
+import type { AppKind, Principal, Scope } from './principal.js';
+import { ACCESS_TOKEN_PREFIX, hashSecret } from './secrets.js';
+
+/**
+ * Resolves a presented access token to its principal, or null when it is unknown, revoked, or its
+ * installation is. The lookup is by SHA-256, so the raw token is never compared or stored.
+ */
+export async function authenticateToken(db: Db, token: string): Promise<Principal | null> {
+  if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 200) return null;
+  const row = await db
+    .selectFrom('access_tokens as t')
+    .leftJoin('installations as i', 'i.id', 't.installation_id')
+    .leftJoin('apps as a', 'a.id', 't.app_id')
+    .select([
+      't.id',
+      't.account_id',
+      't.app_id',
+      't.installation_id',
+      't.kind',
+      't.scopes',
+      't.revoked_at',
+      'i.status as installation_status',
+      'a.name as app_name',
+    ])
+    .where('t.token_hash', '=', hashSecret(token))
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null) return null;
+  if (row.installation_id !== null && row.installation_status !== 'ACTIVE') return null;
+  const kind = row.kind as AppKind;
+  const integration = kind === 'SHIPPING' || kind === 'INVENTORY' || kind === 'THIRD_PARTY_LOGISTICS';
+  const mappings =
+    integration && row.installation_id !== null
+      ? (
+          await db
+            .selectFrom('warehouse_mappings')
+            .select(['warehouse_id', 'warehouse_unique_id', 'controls_stock'])
+            .where('account_id', '=', row.account_id)
+            .where('installation_id', '=', row.installation_id)
+            .orderBy('warehouse_id')
+            .execute()
+        ).map((m) => ({
+          warehouseId: m.warehouse_id,
+          warehouseUniqueId: m.warehouse_unique_id,
+          controlsStock: m.controls_stock === 1,
+        }))
+      : [];
+  return {
+    tokenId: row.id,
+    accountId: row.account_id,
+    appId: row.app_id,
+    appName: row.app_name ?? null,
+    installationId: row.installation_id,
+    kind,
+    scopes: new Set(JSON.parse(row.scopes) as Scope[]),
+    storefrontId: kind === 'SALES_CHANNEL' ? row.installation_id : null,
+    integrationId: integration ? row.installation_id : null,
+    mappings,
+  };
+}
+
+/** Revokes one token; it gets 401 from its next request on. */
+export async function revokeToken(db: Db, accountId: number, tokenId: number, now: Date): Promise<void> {
+  const result = await db
+    .updateTable('access_tokens')
+    .set({ revoked_at: now.toISOString() })
+    .where('account_id', '=', accountId)
+    .where('id', '=', tokenId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 1) return;
+  const exists = await db
+    .selectFrom('access_tokens')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('id', '=', tokenId)
+    .executeTakeFirst();
+  if (!exists) throw notFound(`token ${tokenId} not found`);
+  throw conflict(`token ${tokenId} is already revoked`);
+}

@@ -1,0 +1,80 @@
+import type { Db } from '../../db/tx.js';
+import { isUniqueViolation } from '../../db/tx.js';
+import { alreadyExists } from '../errors.js';
+import { getAccount } from './accounts.js';
+import type { Principal } from './principal.js';
+
+export interface WarehouseRow {
+  id: number;
+  name: string;
+  channelFulfilled: boolean;
+  /** Installation that controls the stock, when an inventory or 3PL integration does. */
+  controlledBy: number | null;
+}
+
+export async function createWarehouse(
+  db: Db,
+  accountId: number,
+  input: { name: string; channelFulfilled?: boolean },
+  now: Date,
+): Promise<{ warehouseId: number; name: string; channelFulfilled: boolean }> {
+  await getAccount(db, accountId);
+  try {
+    const row = await db
+      .insertInto('warehouses')
+      .values({
+        account_id: accountId,
+        name: input.name,
+        channel_fulfilled: input.channelFulfilled ? 1 : 0,
+        created_at: now.toISOString(),
+      })
+      .returning(['id', 'name', 'channel_fulfilled'])
+      .executeTakeFirstOrThrow();
+    return { warehouseId: row.id, name: row.name, channelFulfilled: row.channel_fulfilled === 1 };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw alreadyExists(`a warehouse named "${input.name}" already exists`);
+    throw error;
+  }
+}
+
+/** All warehouses of an account with the installation (if any) that controls each one's stock. */
+export async function listAccountWarehouses(db: Db, accountId: number): Promise<WarehouseRow[]> {
+  const rows = await db
+    .selectFrom('warehouses as w')
+    .leftJoin('warehouse_mappings as m', (j) =>
+      j.onRef('m.warehouse_id', '=', 'w.id').on('m.account_id', '=', accountId).on('m.controls_stock', '=', 1),
+    )
+    .leftJoin('installations as i', (j) => j.onRef('i.id', '=', 'm.installation_id').on('i.status', '=', 'ACTIVE'))
+    .select(['w.id', 'w.name', 'w.channel_fulfilled', 'i.id as controlled_by'])
+    .where('w.account_id', '=', accountId)
+    .orderBy('w.id')
+    .execute();
+  const byId = new Map<number, WarehouseRow>();
+  for (const r of rows) {
+    const existing = byId.get(r.id);
+    if (existing && existing.controlledBy !== null) continue;
+    byId.set(r.id, {
+      id: r.id,
+      name: r.name,
+      channelFulfilled: r.channel_fulfilled === 1,
+      controlledBy: r.controlled_by ?? null,
+    });
+  }
+  return [...byId.values()];
+}
+
+/** Whether the caller may change this warehouse's stock: nobody else's integration controls it. */
+export function canUpdateInventory(principal: Principal, warehouse: WarehouseRow): boolean {
+  return warehouse.controlledBy === null || warehouse.controlledBy === principal.installationId;
+}
+
+/** GET /v1/warehouses: every warehouse of the account, in the caller's namespace. */
+export async function listWarehousesForCaller(db: Db, principal: Principal) {
+  const warehouses = await listAccountWarehouses(db, principal.accountId);
+  return warehouses.map((w) => ({
+    warehouseId: w.id,
+    warehouseUniqueId: principal.mappings.find((m) => m.warehouseId === w.id)?.warehouseUniqueId ?? null,
+    name: w.name,
+    canUpdateInventory: canUpdateInventory(principal, w),
+  }));
+}

@@ -1,0 +1,79 @@
+/**
+ * The one error catalogue. Domain code throws AppError; the HTTP edge renders it as a v1 or a v2 body
+ * (resolutions §0) chosen by route prefix. Messages are written for the partner reading them.
+ */
+export type ErrorCode =
+  | 'INVALID_ARGUMENT'
+  | 'FAILED_PRECONDITION'
+  | 'OUT_OF_RANGE'
+  | 'UNAUTHENTICATED'
+  | 'PERMISSION_DENIED'
+  | 'NOT_FOUND'
+  | 'ALREADY_EXISTS'
+  | 'ABORTED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'RESOURCE_EXHAUSTED'
+  | 'UNIMPLEMENTED'
+  | 'INTERNAL'
+  | 'UNAVAILABLE';
+
+/** HTTP status and google.rpc code number of each catalogue entry (grpc-gateway mapping). */
+export const ERROR_CODES: Record<ErrorCode, { status: number; grpc: number }> = {
+  INVALID_ARGUMENT: { status: 400, grpc: 3 },
+  FAILED_PRECONDITION: { status: 400, grpc: 9 },
+  OUT_OF_RANGE: { status: 400, grpc: 11 },
+  UNAUTHENTICATED: { status: 401, grpc: 16 },
+  PERMISSION_DENIED: { status: 403, grpc: 7 },
+  NOT_FOUND: { status: 404, grpc: 5 },
+  ALREADY_EXISTS: { status: 409, grpc: 6 },
+  ABORTED: { status: 409, grpc: 10 },
+  // A body over the limit has no grpc-gateway status of its own; INVALID_ARGUMENT is the closest code.
+  PAYLOAD_TOO_LARGE: { status: 413, grpc: 3 },
+  RESOURCE_EXHAUSTED: { status: 429, grpc: 8 },
+  UNIMPLEMENTED: { status: 501, grpc: 12 },
+  INTERNAL: { status: 500, grpc: 13 },
+  UNAVAILABLE: { status: 503, grpc: 14 },
+};
+
+export interface FieldViolation {
+  field: string;
+  description: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly violations: FieldViolation[];
+
+  constructor(code: ErrorCode, message: string, violations: FieldViolation[] = []) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.violations = violations;
+  }
+}
+
+export const invalidArgument = (message: string, violations: FieldViolation[] = []) =>
+  new AppError('INVALID_ARGUMENT', message, violations);
+
+/** One violation, phrased both as the message and as the field detail. */
+export const invalidField = (field: string, description: string) =>
+  new AppError('INVALID_ARGUMENT', `${field}: ${description}`, [{ field, description }]);
+
+export const unauthenticated = (message = 'missing or invalid access token') =>
+  new AppError('UNAUTHENTICATED', message);
+
+export const permissionDenied = (message: string) => new AppError('PERMISSION_DENIED', message);
+
+export const notFound = (message: string) => new AppError('NOT_FOUND', message);
+
+export const conflict = (message: string) => new AppError('ABORTED', message);
+
+export const alreadyExists = (message: string) => new AppError('ALREADY_EXISTS', message);
+
+export const failedPrecondition = (message: string) => new AppError('FAILED_PRECONDITION', message);
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

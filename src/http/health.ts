@@ -1,0 +1,39 @@
+import type { App } from './types.js';
+import { sql } from 'kysely';
+import { Type } from '@sinclair/typebox';
+import type { Deps } from '../deps.js';
+
+export function registerHealthRoutes(app: App, deps: Deps) {
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Liveness: the process is up',
+        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Readiness: the database answers',
+        response: {
+          200: Type.Object({ status: Type.Literal('ready'), database: Type.String() }),
+          503: Type.Object({ status: Type.Literal('unavailable'), database: Type.String() }),
+        },
+      },
+    },
+    async (_request, reply) => {
+      try {
+        await sql`select 1`.execute(deps.db.db);
+        return { status: 'ready' as const, database: deps.db.dialect };
+      } catch {
+        return reply.code(503).send({ status: 'unavailable' as const, database: deps.db.dialect });
+      }
+    },
+  );
+}

@@ -1,0 +1,113 @@
+import type { App } from '../types.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { authenticateToken } from '../../domain/accounts/tokens.js';
+import { hasAnyScope, type Principal, type Scope } from '../../domain/accounts/principal.js';
+import { AppError, permissionDenied, unauthenticated } from '../../domain/errors.js';
+import type { Deps } from '../../deps.js';
+import { safeEqual } from '../../lib/crypto.js';
+
+/**
+ * What a route needs from its caller, declared in the route's config:
+ * - scopes: any one of these (resolutions §2); omitted = any valid token;
+ * - binding: the token must belong to a storefront, a shipping/3PL integration, or an inventory/3PL one.
+ */
+export interface AuthRequirement {
+  scopes?: Scope[];
+  binding?: 'storefront' | 'shipping' | 'inventory';
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthRequirement;
+    admin?: boolean;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+/** The caller, for handlers of routes that declared `auth` (the hook guarantees it is set). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthenticated();
+  return request.principal;
+}
+
+/** Accepts `<token>` or `Bearer <token>`, the scheme word in any case (resolutions §0). */
+export function tokenFromHeader(header: string | undefined): string | null {
+  if (!header) return null;
+  const trimmed = header.trim();
+  const match = /^bearer\s+(.+)$/i.exec(trimmed);
+  const token = (match ? match[1]! : trimmed).trim();
+  return token === '' || /\s/.test(token) ? null : token;
+}
+
+function checkBinding(principal: Principal, binding: AuthRequirement['binding']): void {
+  if (binding === 'storefront' && principal.storefrontId === null) {
+    throw permissionDenied('this route needs a token of a sales-channel installation (a storefront)');
+  }
+  if (binding === 'shipping' && !(principal.kind === 'SHIPPING' || principal.kind === 'THIRD_PARTY_LOGISTICS')) {
+    throw permissionDenied('this route needs a token of a shipping or third-party-logistics integration');
+  }
+  if (binding === 'inventory' && !(principal.kind === 'INVENTORY' || principal.kind === 'THIRD_PARTY_LOGISTICS')) {
+    throw permissionDenied('this route needs a token of an inventory or third-party-logistics integration');
+  }
+}
+
+async function authenticate(deps: Deps, request: FastifyRequest, requirement: AuthRequirement): Promise<void> {
+  const token = tokenFromHeader(request.headers.authorization);
+  if (!token) throw unauthenticated('missing access token: send Authorization: Bearer <token>');
+  const principal = await authenticateToken(deps.db.db, token);
+  if (!principal) throw unauthenticated('access token is invalid or revoked');
+  request.principal = principal;
+  if (requirement.scopes && requirement.scopes.length > 0 && !hasAnyScope(principal, requirement.scopes)) {
+    throw permissionDenied(`this route needs one of the scopes: ${requirement.scopes.join(', ')}`);
+  }
+  checkBinding(principal, requirement.binding);
+}
+
+function isLoopback(ip: string): boolean {
+  return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
+}
+
+/**
+ * /admin: Bearer ADMIN_TOKEN, compared in constant time. In development without ADMIN_TOKEN the operator
+ * API answers loopback callers only, so a sandbox on a laptop works without setup but is never exposed.
+ */
+function authorizeAdmin(deps: Deps, request: FastifyRequest): void {
+  const expected = deps.config.adminToken;
+  if (expected === null) {
+    if (!deps.config.production && isLoopback(request.ip)) return;
+    throw unauthenticated('the operator API needs ADMIN_TOKEN to be configured');
+  }
+  const token = tokenFromHeader(request.headers.authorization);
+  if (!token || !safeEqual(token, expected)) throw unauthenticated('missing or invalid operator token');
+}
+
+export function registerAuth(app: App, deps: Deps) {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const config = request.routeOptions.config;
+    if (config.admin) {
+      authorizeAdmin(deps, request);
+      return;
+    }
+    if (!config.auth) return;
+    await authenticate(deps, request, config.auth);
+    await applyRateLimit(deps, request, reply);
+  });
+}
+
+async function applyRateLimit(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (!deps.rateLimiter || !request.principal) return;
+  const decision = await deps.rateLimiter.take(`t${request.principal.tokenId}`);
+  reply.header('RateLimit-Limit', String(decision.limit));
+  reply.header('RateLimit-Remaining', String(decision.remaining));
+  reply.header('RateLimit-Reset', String(decision.resetSeconds));
+  if (!decision.allowed) {
+    reply.header('Retry-After', String(decision.retryAfterSeconds));
+    throw new AppError(
+      'RESOURCE_EXHAUSTED',
+      `rate limit exceeded: at most ${deps.config.rateLimitRps} requests per second with bursts of ${decision.limit}; retry after ${decision.retryAfterSeconds}s`,
+    );
+  }
+}

@@ -1,0 +1,46 @@
+import { buildApp } from './app.js';
+import { closeDeps, createDeps } from './deps.js';
+import type { Config } from './config.js';
+import { migrateToLatest } from './db/migrations/index.js';
+import type { Kysely } from 'kysely';
+
+/** Starts the HTTP server: migrate, listen, and close gracefully on SIGINT/SIGTERM. */
+export async function serve(config: Config): Promise<void> {
+  const deps = createDeps(config);
+  const applied = await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+  if (applied.length > 0) deps.log.info({ migrations: applied }, 'database migrated');
+  const app = await buildApp(deps);
+  const address = await app.listen({ port: config.port, host: config.host });
+  const accounts = await deps.db.db.selectFrom('accounts').select('id').limit(1).execute();
+  const lines = [
+    `Multichannel Commerce Service listening on ${address} (${deps.db.dialect})`,
+    `  API reference: ${config.publicBaseUrl ?? address}/docs   OpenAPI: ${config.publicBaseUrl ?? address}/openapi.json`,
+  ];
+  if (accounts.length === 0) {
+    lines.push('  The database is empty. Create a ready-to-use sandbox with:  npm run cli -- sandbox');
+  }
+  if (config.adminToken === null) {
+    lines.push('  ADMIN_TOKEN is not set: the operator API (/admin) answers loopback callers only.');
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    deps.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      deps.log.error('shutdown took longer than 10s; exiting');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await closeDeps(deps);
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
