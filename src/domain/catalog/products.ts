@@ -1,0 +1,106 @@
+import type { Db } from '../../db/tx.js';
+
+export const STANDARD_PRODUCT_ID_TYPES = ['UPC', 'EAN', 'ISBN', 'GTIN'] as const;
+export type StandardProductIdType = (typeof STANDARD_PRODUCT_ID_TYPES)[number];
+
+export interface ProductRow {
+  id: number;
+  sku: string;
+  standardProductId: string | null;
+  standardProductIdType: string | null;
+  active: boolean;
+  inventoryUpdatedAt: string;
+}
+
+export interface ProductIdentifiers {
+  standardProductId?: string | null;
+  standardProductIdType?: StandardProductIdType | null;
+}
+
+function toRow(r: {
+  id: number;
+  sku: string;
+  standard_product_id: string | null;
+  standard_product_id_type: string | null;
+  active: number;
+  inventory_updated_at: string;
+}): ProductRow {
+  return {
+    id: r.id,
+    sku: r.sku,
+    standardProductId: r.standard_product_id,
+    standardProductIdType: r.standard_product_id_type,
+    active: r.active === 1,
+    inventoryUpdatedAt: r.inventory_updated_at,
+  };
+}
+
+const PRODUCT_COLUMNS = ['id', 'sku', 'standard_product_id', 'standard_product_id_type', 'active', 'inventory_updated_at'] as const;
+
+/** Exact (case-sensitive) SKU lookup within the account. */
+export async function findProductBySku(db: Db, accountId: number, sku: string): Promise<ProductRow | null> {
+  const row = await db
+    .selectFrom('products')
+    .select(PRODUCT_COLUMNS)
+    .where('account_id', '=', accountId)
+    .where('sku', '=', sku)
+    .executeTakeFirst();
+  return row ? toRow(row) : null;
+}
+
+/** SKU lookups for a list, exact or case-insensitive; the result maps each requested SKU to its products. */
+export async function findProductsBySkus(
+  db: Db,
+  accountId: number,
+  skus: string[],
+  caseSensitive: boolean,
+): Promise<ProductRow[]> {
+  if (skus.length === 0) return [];
+  const rows = caseSensitive
+    ? await db.selectFrom('products').select(PRODUCT_COLUMNS).where('account_id', '=', accountId).where('sku', 'in', skus).orderBy('id').execute()
+    : await db
+        .selectFrom('products')
+        .select(PRODUCT_COLUMNS)
+        .where('account_id', '=', accountId)
+        .where('sku_lower', 'in', skus.map((s) => s.toLowerCase()))
+        .orderBy('id')
+        .execute();
+  return rows.map(toRow);
+}
+
+/**
+ * The product with this SKU, created (with the identifiers given) when the account has none yet.
+ * Safe under concurrency: the unique (account_id, sku) index decides, and the loser reads the winner.
+ */
+export async function findOrCreateProduct(
+  db: Db,
+  accountId: number,
+  sku: string,
+  identifiers: ProductIdentifiers,
+  now: Date,
+): Promise<{ product: ProductRow; created: boolean }> {
+  const existing = await findProductBySku(db, accountId, sku);
+  if (existing) return { product: existing, created: false };
+  const iso = now.toISOString();
+  const inserted = await db
+    .insertInto('products')
+    .values({
+      account_id: accountId,
+      sku,
+      sku_lower: sku.toLowerCase(),
+      standard_product_id: identifiers.standardProductId ?? null,
+      standard_product_id_type: identifiers.standardProductIdType ?? null,
+      title: null,
+      active: 1,
+      inventory_updated_at: iso,
+      created_at: iso,
+      updated_at: iso,
+    })
+    .onConflict((oc) => oc.columns(['account_id', 'sku']).doNothing())
+    .returning(PRODUCT_COLUMNS)
+    .executeTakeFirst();
+  if (inserted) return { product: toRow(inserted), created: true };
+  const winner = await findProductBySku(db, accountId, sku);
+  if (!winner) throw new Error(`product ${sku} vanished after a conflicting insert`);
+  return { product: winner, created: false };
+}

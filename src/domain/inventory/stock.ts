@@ -1,0 +1,190 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/tx.js';
+
+/**
+ * Stock counters per (product, warehouse). Every change is one conditional UPDATE … RETURNING (never
+ * read-modify-write), so parallel updates neither lose nor double units. Invariant kept by every mode:
+ * available = on-hand − reserved (reserved = units held by PENDING / PENDING_PAYMENT lines routed here).
+ */
+export type StockChange =
+  /** v1 `quantity`: sets available; orders routed after `asOf` are subtracted (resolutions §3). */
+  | { mode: 'available'; quantity: number; asOf?: Date | null }
+  /** v1 `delta_quantity`: adds to available and on-hand (may be negative, never below zero). */
+  | { mode: 'delta'; delta: number }
+  /** v1 `onhand_quantity` and v2 absolute updates: sets on-hand. */
+  | { mode: 'onhand'; quantity: number; asOf?: Date | null };
+
+export interface StockRow {
+  productId: number;
+  warehouseId: number;
+  available: number;
+  onhand: number;
+  reserved: number;
+  assembled: number | null;
+  binLocation: string | null;
+  updatedAt: string;
+}
+
+export type StockResult =
+  | { ok: true; row: StockRow }
+  | { ok: false; reason: 'NEGATIVE'; message: string }
+  | { ok: false; reason: 'STALE'; message: string };
+
+export interface StockChangeOptions {
+  binLocation?: string | null;
+  /**
+   * Observation time of an absolute update: an update observed before the one already held is
+   * discarded as stale (v2 observedTs).
+   */
+  observedAt?: Date | null;
+  rejectStale?: boolean;
+}
+
+const RETURNING = [
+  'product_id',
+  'warehouse_id',
+  'available_quantity',
+  'onhand_quantity',
+  'reserved_quantity',
+  'assembled_quantity',
+  'bin_location',
+  'updated_at',
+] as const;
+
+function toStockRow(r: {
+  product_id: number;
+  warehouse_id: number;
+  available_quantity: number;
+  onhand_quantity: number;
+  reserved_quantity: number;
+  assembled_quantity: number | null;
+  bin_location: string | null;
+  updated_at: string;
+}): StockRow {
+  return {
+    productId: r.product_id,
+    warehouseId: r.warehouse_id,
+    available: r.available_quantity,
+    onhand: r.onhand_quantity,
+    reserved: r.reserved_quantity,
+    assembled: r.assembled_quantity,
+    binLocation: r.bin_location,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** Units of still-open reservations routed to the warehouse after `asOf`. */
+async function unitsRoutedAfter(db: Db, accountId: number, productId: number, warehouseId: number, asOf: Date): Promise<number> {
+  const row = await db
+    .selectFrom('inventory_reservations')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('quantity'), sql<number>`0`).as('units'))
+    .where('account_id', '=', accountId)
+    .where('product_id', '=', productId)
+    .where('warehouse_id', '=', warehouseId)
+    .where('routed_at', '>', asOf.toISOString())
+    .executeTakeFirst();
+  return Number(row?.units ?? 0);
+}
+
+async function ensureStockRow(db: Db, accountId: number, productId: number, warehouseId: number, now: Date) {
+  await db
+    .insertInto('inventory')
+    .values({
+      account_id: accountId,
+      product_id: productId,
+      warehouse_id: warehouseId,
+      available_quantity: 0,
+      onhand_quantity: 0,
+      reserved_quantity: 0,
+      assembled_quantity: null,
+      bin_location: null,
+      observed_at: null,
+      updated_at: now.toISOString(),
+    })
+    .onConflict((oc) => oc.columns(['account_id', 'product_id', 'warehouse_id']).doNothing())
+    .execute();
+}
+
+/** Applies one change to one (product, warehouse) and moves the product's inventory timestamp. */
+export async function applyStockChange(
+  db: Db,
+  accountId: number,
+  productId: number,
+  warehouseId: number,
+  change: StockChange,
+  now: Date,
+  options: StockChangeOptions = {},
+): Promise<StockResult> {
+  await ensureStockRow(db, accountId, productId, warehouseId, now);
+  const iso = now.toISOString();
+  let query = db
+    .updateTable('inventory')
+    .where('account_id', '=', accountId)
+    .where('product_id', '=', productId)
+    .where('warehouse_id', '=', warehouseId);
+
+  if (change.mode === 'delta') {
+    query = query
+      .set((eb) => ({
+        available_quantity: eb('available_quantity', '+', change.delta),
+        onhand_quantity: eb('onhand_quantity', '+', change.delta),
+      }))
+      .where((eb) => eb(eb('available_quantity', '+', change.delta), '>=', 0));
+  } else if (change.mode === 'available') {
+    const routed = change.asOf ? await unitsRoutedAfter(db, accountId, productId, warehouseId, change.asOf) : 0;
+    const available = Math.max(0, change.quantity - routed);
+    query = query.set((eb) => ({
+      available_quantity: available,
+      onhand_quantity: eb(sql<number>`${available}`, '+', eb.ref('reserved_quantity')),
+    }));
+  } else {
+    // Units routed after the count are still reserved (not yet shipped), so on-hand − reserved already
+    // subtracts them; the floor at zero covers a count lower than what orders hold.
+    query = query.set((eb) => ({
+      onhand_quantity: change.quantity,
+      available_quantity: sql<number>`case when ${change.quantity} - ${eb.ref('reserved_quantity')} > 0 then ${change.quantity} - ${eb.ref('reserved_quantity')} else 0 end`,
+    }));
+  }
+  const observedAt = options.observedAt?.toISOString() ?? null;
+  if (observedAt !== null && change.mode !== 'delta') {
+    query = query.set({ observed_at: observedAt });
+    if (options.rejectStale) {
+      query = query.where((eb) => eb.or([eb('observed_at', 'is', null), eb('observed_at', '<=', observedAt)]));
+    }
+  }
+  if (options.binLocation !== undefined && options.binLocation !== null) query = query.set({ bin_location: options.binLocation });
+  const updated = await query.set({ updated_at: iso }).returning(RETURNING).executeTakeFirst();
+
+  if (!updated) {
+    if (change.mode === 'delta') {
+      return { ok: false, reason: 'NEGATIVE', message: `delta_quantity ${change.delta} would make the available quantity negative` };
+    }
+    return { ok: false, reason: 'STALE', message: 'a newer observation of this SKU in this warehouse is already recorded' };
+  }
+  await db
+    .updateTable('products')
+    .set({ inventory_updated_at: iso })
+    .where('account_id', '=', accountId)
+    .where('id', '=', productId)
+    .where('inventory_updated_at', '<', iso)
+    .execute();
+  return { ok: true, row: toStockRow(updated) };
+}
+
+/** Stock rows of some products, optionally limited to some warehouses; ordered by product then warehouse. */
+export async function stockRowsFor(
+  db: Db,
+  accountId: number,
+  productIds: number[],
+  warehouseIds: number[] | null,
+): Promise<StockRow[]> {
+  if (productIds.length === 0 || (warehouseIds !== null && warehouseIds.length === 0)) return [];
+  let q = db
+    .selectFrom('inventory')
+    .select(RETURNING)
+    .where('account_id', '=', accountId)
+    .where('product_id', 'in', productIds);
+  if (warehouseIds !== null) q = q.where('warehouse_id', 'in', warehouseIds);
+  const rows = await q.orderBy('product_id').orderBy('warehouse_id').execute();
+  return rows.map(toStockRow);
+}
