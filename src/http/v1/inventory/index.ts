@@ -1,5 +1,5 @@
-import type { Deps } from '../../deps.js';
-import type { App } from '../types.js';
+import type { Deps } from '../../../deps.js';
+import type { App } from '../../types.js';
 
 /** Registers this area's operations (one file per operation beside this one). */
 export function registerV1InventoryRoutes(_app: App, _deps: Deps): void {}
