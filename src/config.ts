@@ -51,7 +51,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     try {
       const parsed = new URL(v);
       if (!protocols.includes(parsed.protocol)) {
-        problems.push(`${name} must be a ${protocols.join(' or ')} URL`);
+        problems.push(`${name} must be a ${protocols.map((p) => p.replace(':', '://')).join(' or ')} URL`);
         return null;
       }
       return v;
@@ -62,10 +62,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   };
 
   const production = (text('NODE_ENV') ?? 'development') === 'production';
-  const logLevel = (text('LOG_LEVEL') ?? 'info') as Config['logLevel'];
-  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  const worker = (text('WORKER') ?? 'inline') as Config['worker'];
-  if (worker !== 'inline' && worker !== 'off') problems.push('WORKER must be "inline" or "off"');
+  // Words are matched in any case: LOG_LEVEL=INFO is what many deployment templates write.
+  const logLevel = (text('LOG_LEVEL')?.toLowerCase() ?? 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  const worker = (text('WORKER')?.toLowerCase() ?? 'inline') as Config['worker'];
+  if (worker !== 'inline' && worker !== 'off') problems.push(`WORKER must be "inline" or "off", got "${worker}"`);
 
   const adminToken = text('ADMIN_TOKEN');
   if (adminToken !== null && adminToken.length < 16) problems.push('ADMIN_TOKEN must be at least 16 characters');

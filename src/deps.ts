@@ -29,8 +29,10 @@ export const LOG_REDACT = [
   'password',
 ];
 
-export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({ level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' } });
+/** The service logger; `destination` lets tests read what would be written (stdout otherwise). */
+export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pino.DestinationStream): Logger {
+  const options = { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
@@ -39,6 +41,7 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
     overrides.db ??
     connectDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'service.db') });
   const signer = overrides.signer ?? createSigner(resolveServerSecret(config.serverSecret, config.dataDir));
+  const clock = overrides.clock ?? systemClock;
   const settings = { rps: config.rateLimitRps, burst: config.rateLimitBurst };
   const rateLimiter =
     overrides.rateLimiter !== undefined
@@ -47,8 +50,8 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
         ? null
         : config.redisUrl
           ? redisRateLimiter(config.redisUrl, settings)
-          : memoryRateLimiter(settings);
-  return { config, db, log, clock: overrides.clock ?? systemClock, signer, rateLimiter };
+          : memoryRateLimiter(settings, () => clock.now().getTime());
+  return { config, db, log, clock, signer, rateLimiter };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {

@@ -1,12 +1,18 @@
 import type { Command } from 'commander';
 import type { Kysely } from 'kysely';
+import pino from 'pino';
 import type { Config } from '../config.js';
-import { closeDeps, createDeps, type Deps } from '../deps.js';
+import { closeDeps, createDeps, createLogger, type Deps } from '../deps.js';
 import { migrateToLatest } from '../db/migrations/index.js';
+import { registerAdminCommands } from './admin-commands.js';
+import { registerSandboxCommand } from './sandbox.js';
 
 /** Runs fn with deps on a migrated database, then closes everything. */
 export async function withDeps<T>(config: Config, fn: (deps: Deps) => Promise<T>): Promise<T> {
-  const deps = createDeps({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, { rateLimiter: null });
+  const logLevel = config.logLevel === 'info' ? 'warn' : config.logLevel;
+  // Logs go to stderr so a command's stdout is only its result (`--json` output stays parseable).
+  const log = createLogger({ logLevel }, pino.destination(2));
+  const deps = createDeps({ ...config, logLevel }, { rateLimiter: null, log });
   try {
     await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
     return await fn(deps);
@@ -29,4 +35,6 @@ export function registerCliCommands(program: Command, config: () => Config) {
         await closeDeps(deps);
       }
     });
+  registerAdminCommands(program, config, withDeps);
+  registerSandboxCommand(program, config, withDeps);
 }

@@ -10,6 +10,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DbHandle {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** The underlying driver objects, for the prepared-statement read path (src/db/prepared.ts). */
+  raw: { sqlite: SQLite.Database } | { pool: pg.Pool };
   close(): Promise<void>;
 }
 
@@ -35,7 +37,7 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', raw: { pool }, close: () => db.destroy() };
   }
   if (options.sqliteFile !== ':memory:') mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
   const sqlite = new SQLite(options.sqliteFile);
@@ -45,5 +47,5 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
   // Another process (a separate worker or the CLI) may hold the write lock briefly.
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', raw: { sqlite }, close: () => db.destroy() };
 }

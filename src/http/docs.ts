@@ -2,6 +2,13 @@ import type { App } from './types.js';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Deps } from '../deps.js';
+import type { AuthRequirement } from './plugins/auth.js';
+
+const BINDING_TEXT: Record<NonNullable<AuthRequirement['binding']>, string> = {
+  storefront: 'a sales-channel installation (storefront)',
+  shipping: 'a SHIPPING or THIRD_PARTY_LOGISTICS integration',
+  inventory: 'an INVENTORY or THIRD_PARTY_LOGISTICS integration',
+};
 
 /**
  * The OpenAPI 3.1 document is generated from the route schemas (one source for validation,
@@ -9,6 +16,21 @@ import type { Deps } from '../deps.js';
  * local files so it works offline.
  */
 export async function registerDocs(app: App, deps: Deps): Promise<void> {
+  // Routes declare who may call them in `config`; mirror that into the document so partners see it.
+  app.addHook('onRoute', (route) => {
+    const config = route.config as { auth?: AuthRequirement; admin?: boolean } | undefined;
+    if (!route.schema || (!config?.auth && !config?.admin)) return;
+    const schema = route.schema as { security?: unknown; description?: string };
+    schema.security ??= [config.admin ? { operatorToken: [] } : { accessToken: [] }];
+    const auth = config.auth;
+    if (auth) {
+      const needs = [
+        auth.scopes?.length ? `Scopes: any one of ${auth.scopes.join(', ')}.` : 'Scopes: any valid token.',
+        auth.binding ? `Token must belong to ${BINDING_TEXT[auth.binding]}.` : '',
+      ].filter(Boolean);
+      schema.description = [schema.description, needs.join(' ')].filter(Boolean).join('\n\n');
+    }
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -1,9 +1,13 @@
 import { invalidField } from '../domain/errors.js';
 import { parseTimestamp } from '../lib/time.js';
 
-/** An RFC 3339 timestamp parameter; without a zone it is a 400 (resolutions §0). */
+/**
+ * An RFC 3339 timestamp parameter; without a zone it is a 400 (resolutions §0). A query string decodes an
+ * unencoded "+01:00" offset to " 01:00" ('+' means space in forms), so a space before a trailing offset
+ * is read back as the '+' the client meant.
+ */
 export function timestampParam(field: string, value: string): Date {
-  const parsed = parseTimestamp(value);
+  const parsed = parseTimestamp(value.replace(/(\d{2}:\d{2}:\d{2}(?:\.\d+)?) (\d{2}:\d{2})$/, '$1+$2'));
   if (!parsed) {
     throw invalidField(field, `"${value}" is not an RFC 3339 timestamp with a time zone (e.g. 2026-11-21T22:13:08Z)`);
   }

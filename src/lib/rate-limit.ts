@@ -74,11 +74,15 @@ export function memoryRateLimiter(s: RateLimitSettings, now: () => number = Date
   };
 }
 
+// The GCRA step as one atomic script; it reads Redis TIME itself so every instance shares one clock and a
+// decision costs one round trip (EVALSHA after the first call).
 const GCRA_LUA = `
+if redis.replicate_commands then redis.replicate_commands() end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
-local now = tonumber(ARGV[1])
-local interval = tonumber(ARGV[2])
-local capacity = tonumber(ARGV[3])
+local interval = tonumber(ARGV[1])
+local capacity = tonumber(ARGV[2])
 local base = math.max(tat, now)
 local newTat = base + interval
 if newTat - now > capacity then
@@ -88,20 +92,21 @@ redis.call('SET', KEYS[1], tostring(newTat), 'PX', math.ceil(newTat - now) + 100
 return {1, tostring(newTat - now), '0'}
 `;
 
+type GcraReply = [number, string, string];
+
 export function redisRateLimiter(url: string, s: RateLimitSettings): RateLimiter {
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  // Connection failures surface as rejected take() calls (the caller then serves unlimited); without a
+  // listener ioredis would also print every reconnect failure to stderr.
+  redis.on('error', () => {});
+  redis.defineCommand('mcsGcra', { numberOfKeys: 1, lua: GCRA_LUA });
+  // defineCommand adds the method at run time; this is its signature.
+  const gcraCommand = (redis as unknown as { mcsGcra(key: string, interval: number, capacity: number): Promise<GcraReply> }).mcsGcra.bind(redis);
   const interval = 1000 / s.rps;
   const capacity = interval * s.burst;
   return {
     async take(key) {
-      // Redis TIME keeps every instance on one clock.
-      const [sec, usec] = await redis.time();
-      const nowMs = Number(sec) * 1000 + Math.floor(Number(usec) / 1000);
-      const [ok, level, over] = (await redis.eval(GCRA_LUA, 1, `rl:${key}`, nowMs, interval, capacity)) as [
-        number,
-        string,
-        string,
-      ];
+      const [ok, level, over] = await gcraCommand(`rl:${key}`, interval, capacity);
       const lvl = Number(level);
       if (ok === 1) {
         return {
@@ -121,7 +126,9 @@ export function redisRateLimiter(url: string, s: RateLimitSettings): RateLimiter
       };
     },
     async close() {
-      await redis.quit();
+      // quit() waits for a reply a server that is down never sends; disconnect() just stops reconnecting.
+      if (redis.status === 'ready') await redis.quit();
+      else redis.disconnect();
     },
   };
 }

@@ -9,6 +9,7 @@ import { createDeps, createLogger, type Deps } from '../../src/deps.js';
 import type { App } from '../../src/http/types.js';
 import { systemClock, type Clock } from '../../src/lib/clock.js';
 import { memoryRateLimiter } from '../../src/lib/rate-limit.js';
+import type { DestinationStream } from 'pino';
 import { createSigner } from '../../src/lib/signer.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -24,6 +25,8 @@ export interface TestAppOptions {
   /** Turn the rate limiter on (tests run without it unless they are about it). */
   rateLimit?: { rps: number; burst: number };
   config?: Partial<Config>;
+  /** Where the service log goes (at level trace), for tests that inspect what is logged. */
+  logDestination?: DestinationStream;
 }
 
 /**
@@ -38,21 +41,33 @@ export async function createTestDatabase(): Promise<{ handle: DbHandle; drop(): 
     return { handle, drop: async () => {} };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const handle = connectDatabase({ databaseUrl: url, sqliteFile: '', pgSchema: schema, pgPoolSize: 8 });
-  await migrateToLatest(handle.db as unknown as Kysely<unknown>, handle.dialect);
+  const handle = await withSchemaLock(url, 'shared', async (admin) => {
+    await admin.query(`create schema ${schema}`);
+    const h = connectDatabase({ databaseUrl: url, sqliteFile: '', pgSchema: schema, pgPoolSize: 8 });
+    await migrateToLatest(h.db as unknown as Kysely<unknown>, h.dialect);
+    return h;
+  });
   return {
     handle,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    },
+    drop: () => withSchemaLock(url, 'exclusive', async (admin) => void (await admin.query(`drop schema ${schema} cascade`))),
   };
+}
+
+/**
+ * Kysely's migrator introspects every schema of the database by name (pg_get_serial_sequence,
+ * has_schema_privilege), which fails with "schema … does not exist" when a parallel test file drops its
+ * schema at that moment. Migrations hold a shared advisory lock, drops an exclusive one; ending the
+ * session releases it.
+ */
+async function withSchemaLock<T>(url: string, mode: 'shared' | 'exclusive', fn: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(mode === 'shared' ? 'select pg_advisory_lock_shared(7270001)' : 'select pg_advisory_lock(7270001)');
+    return await fn(admin);
+  } finally {
+    await admin.end();
+  }
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -70,12 +85,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.rateLimit ? { rateLimitRps: options.rateLimit.rps, rateLimitBurst: options.rateLimit.burst } : {}),
     ...options.config,
   });
+  const clock = options.clock ?? systemClock;
   const deps = createDeps(config, {
     db: handle,
-    log: createLogger({ logLevel: process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent' }),
-    clock: options.clock ?? systemClock,
+    log: options.logDestination
+      ? createLogger({ logLevel: 'trace' }, options.logDestination)
+      : createLogger({ logLevel: process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent' }),
+    clock,
     signer: createSigner('test-server-secret-0123456789abcdef0123456789'),
-    rateLimiter: options.rateLimit ? memoryRateLimiter(options.rateLimit) : null,
+    // The limiter runs on the test clock, so a manualClock makes rate-limit tests deterministic.
+    rateLimiter: options.rateLimit ? memoryRateLimiter(options.rateLimit, () => clock.now().getTime()) : null,
   });
   const app = await buildApp(deps);
   return {

@@ -1,5 +1,5 @@
 import type { ColumnDefinitionBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import type { Dialect } from '../connect.js';
 import * as m001 from './001_foundation.js';
 
@@ -38,7 +38,11 @@ class StaticProvider implements MigrationProvider {
 
 /** Brings the schema up to date; safe to run from several processes (Kysely takes a migration lock). */
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
+  // Unless told the schema, Kysely looks for its bookkeeping tables in every schema of the database, finds
+  // another schema's (parallel test schemas, other apps) and then fails on "kysely_migration_lock does not exist".
+  const migrationTableSchema =
+    dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect), ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

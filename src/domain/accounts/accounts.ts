@@ -1,15 +1,33 @@
 import type { Db } from '../../db/tx.js';
-import { notFound } from '../errors.js';
+import { invalidField, notFound } from '../errors.js';
+import { issueAdHocToken } from './oauth.js';
+import { SCOPES, type Scope } from './principal.js';
 
 export interface AccountView {
   accountId: number;
   name: string;
 }
 
+/** Names are free text but must say something: a blank name would make every listing unreadable. */
+export function requireName(field: string, value: string): string {
+  const trimmed = value.trim();
+  if (trimmed === '') throw invalidField(field, 'must not be blank');
+  return trimmed;
+}
+
+/** Checks scope labels against the document's ten (the HTTP schema does too; the CLI relies on this). */
+export function requireScopes(field: string, scopes: readonly string[]): Scope[] {
+  if (scopes.length === 0) throw invalidField(field, `needs at least one scope; known: ${SCOPES.join(', ')}`);
+  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0) throw invalidField(field, `unknown scope(s) ${unknown.join(', ')}; known: ${SCOPES.join(', ')}`);
+  return [...new Set(scopes as Scope[])];
+}
+
 export async function createAccount(db: Db, input: { name: string }, now: Date): Promise<AccountView> {
+  const name = requireName('name', input.name);
   const row = await db
     .insertInto('accounts')
-    .values({ name: input.name, created_at: now.toISOString() })
+    .values({ name, created_at: now.toISOString() })
     .returning(['id', 'name'])
     .executeTakeFirstOrThrow();
   return { accountId: row.id, name: row.name };
@@ -24,4 +42,18 @@ export async function getAccount(db: Db, accountId: number): Promise<AccountView
 export async function listAccounts(db: Db): Promise<AccountView[]> {
   const rows = await db.selectFrom('accounts').select(['id', 'name']).orderBy('id').execute();
   return rows.map((r) => ({ accountId: r.id, name: r.name }));
+}
+
+export interface IssuedSellerToken {
+  tokenId: number;
+  accessToken: string;
+  scopes: Scope[];
+}
+
+/** The operator's ad-hoc token (document 5.1): a seller tool on an existing account with chosen scopes. */
+export async function issueSellerToken(db: Db, accountId: number, scopes: readonly string[], now: Date): Promise<IssuedSellerToken> {
+  const checked = requireScopes('scopes', scopes);
+  await getAccount(db, accountId);
+  const { tokenId, accessToken } = await issueAdHocToken(db, accountId, checked, now);
+  return { tokenId, accessToken, scopes: checked };
 }

@@ -1,7 +1,8 @@
 import type { Db } from '../../db/tx.js';
 import type { Signer } from '../../lib/signer.js';
-import { invalidField, notFound } from '../errors.js';
-import { APP_KINDS, SCOPES, type AppKind, type Scope } from './principal.js';
+import { conflict, invalidField, notFound } from '../errors.js';
+import { requireName, requireScopes } from './accounts.js';
+import { APP_KINDS, type AppKind, type Scope } from './principal.js';
 import { hashSecret, newClientId, newClientSecret, newSigningSecret } from './secrets.js';
 
 export interface RegisterAppInput {
@@ -9,8 +10,9 @@ export interface RegisterAppInput {
   contactEmail: string;
   redirectUri: string;
   logoUrl?: string | null;
-  kind: AppKind;
-  scopes: Scope[];
+  /** Checked here (the CLI passes what the operator typed). */
+  kind: string;
+  scopes: readonly string[];
   callbackBaseUrl?: string | null;
 }
 
@@ -21,6 +23,30 @@ export interface AppCredentials {
   clientSecret: string;
   callbackSigningSecret: string;
 }
+
+/** What the operator sees of an app: everything but its secrets. */
+export interface AppView {
+  appId: number;
+  name: string;
+  kind: AppKind;
+  scopes: Scope[];
+  clientId: string;
+  contactEmail: string;
+  redirectUri: string;
+  logoUrl: string | null;
+  callbackBaseUrl: string | null;
+  createdAt: string;
+  /** While set and in the future, the secrets replaced by the last rotation still work. */
+  previousSecretsValidUntil: string | null;
+}
+
+export interface RotatedCredentials extends AppCredentials {
+  previousSecretsValidUntil: string;
+}
+
+/** Longest rotation overlap: long enough for a slow partner deploy, short enough that a leak closes. */
+export const MAX_ROTATION_OVERLAP_SECONDS = 30 * 24 * 60 * 60;
+export const DEFAULT_ROTATION_OVERLAP_SECONDS = 24 * 60 * 60;
 
 export interface AppRecord {
   id: number;
@@ -43,9 +69,9 @@ function validateUrl(field: string, value: string, httpsOnly = false): void {
 }
 
 export async function registerApp(db: Db, signer: Signer, input: RegisterAppInput, now: Date): Promise<AppCredentials> {
-  if (!APP_KINDS.includes(input.kind)) throw invalidField('kind', `must be one of ${APP_KINDS.join(', ')}`);
-  const unknown = input.scopes.filter((s) => !SCOPES.includes(s));
-  if (unknown.length > 0) throw invalidField('scopes', `unknown scope(s) ${unknown.join(', ')}; known: ${SCOPES.join(', ')}`);
+  const name = requireName('name', input.name);
+  if (!(APP_KINDS as readonly string[]).includes(input.kind)) throw invalidField('kind', `must be one of ${APP_KINDS.join(', ')}`);
+  const scopes = requireScopes('scopes', input.scopes);
   if (!/^[^@\s]+@[^@\s]+$/.test(input.contactEmail)) throw invalidField('contactEmail', 'must be an e-mail address');
   validateUrl('redirectUri', input.redirectUri);
   if (input.logoUrl) validateUrl('logoUrl', input.logoUrl);
@@ -57,12 +83,12 @@ export async function registerApp(db: Db, signer: Signer, input: RegisterAppInpu
   const row = await db
     .insertInto('apps')
     .values({
-      name: input.name,
+      name,
       contact_email: input.contactEmail,
       redirect_uri: input.redirectUri,
       logo_url: input.logoUrl ?? null,
       kind: input.kind,
-      scopes: JSON.stringify([...new Set(input.scopes)]),
+      scopes: JSON.stringify(scopes),
       callback_base_url: input.callbackBaseUrl ?? null,
       client_id: clientId,
       client_secret_hash: hashSecret(clientSecret),
@@ -94,9 +120,28 @@ export async function getApp(db: Db, appId: number): Promise<AppRecord> {
   };
 }
 
+export async function describeApp(db: Db, appId: number): Promise<AppView> {
+  const row = await db.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
+  if (!row) throw notFound(`app ${appId} not found`);
+  return {
+    appId: row.id,
+    name: row.name,
+    kind: row.kind as AppKind,
+    scopes: JSON.parse(row.scopes) as Scope[],
+    clientId: row.client_id,
+    contactEmail: row.contact_email,
+    redirectUri: row.redirect_uri,
+    logoUrl: row.logo_url,
+    callbackBaseUrl: row.callback_base_url,
+    createdAt: row.created_at,
+    previousSecretsValidUntil: row.previous_secret_expires_at,
+  };
+}
+
 /**
  * Issues a new client secret and callback signing secret. The previous ones keep working for
- * `overlapSeconds` so the partner can deploy the new ones without downtime.
+ * `overlapSeconds` so the partner can deploy the new ones without downtime. Only one generation is kept:
+ * rotating again ends the previous overlap at once.
  */
 export async function rotateAppSecrets(
   db: Db,
@@ -104,7 +149,10 @@ export async function rotateAppSecrets(
   appId: number,
   overlapSeconds: number,
   now: Date,
-): Promise<AppCredentials> {
+): Promise<RotatedCredentials> {
+  if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_ROTATION_OVERLAP_SECONDS) {
+    throw invalidField('overlapSeconds', `must be a whole number of seconds from 0 to ${MAX_ROTATION_OVERLAP_SECONDS}`);
+  }
   const current = await db
     .selectFrom('apps')
     .select(['id', 'client_id', 'client_secret_hash', 'callback_signing_secret_sealed'])
@@ -113,16 +161,20 @@ export async function rotateAppSecrets(
   if (!current) throw notFound(`app ${appId} not found`);
   const clientSecret = newClientSecret();
   const callbackSigningSecret = newSigningSecret();
-  await db
+  const previousSecretsValidUntil = new Date(now.getTime() + overlapSeconds * 1000).toISOString();
+  const updated = await db
     .updateTable('apps')
     .set({
       client_secret_hash: hashSecret(clientSecret),
       previous_client_secret_hash: current.client_secret_hash,
-      previous_secret_expires_at: new Date(now.getTime() + overlapSeconds * 1000).toISOString(),
+      previous_secret_expires_at: previousSecretsValidUntil,
       callback_signing_secret_sealed: signer.seal(callbackSigningSecret),
       previous_callback_signing_secret_sealed: current.callback_signing_secret_sealed,
     })
     .where('id', '=', appId)
-    .execute();
-  return { appId, clientId: current.client_id, clientSecret, callbackSigningSecret };
+    // Conditional on the secret read above, so two concurrent rotations cannot both keep the same "previous".
+    .where('client_secret_hash', '=', current.client_secret_hash)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw conflict(`app ${appId} was rotated concurrently; try again`);
+  return { appId, clientId: current.client_id, clientSecret, callbackSigningSecret, previousSecretsValidUntil };
 }

@@ -1,8 +1,8 @@
-import type { Tx } from '../../db/tx.js';
+import type { Db, Tx } from '../../db/tx.js';
 import { alreadyExists, conflict, invalidArgument, invalidField, notFound } from '../errors.js';
-import { getAccount } from './accounts.js';
+import { getAccount, requireName } from './accounts.js';
 import { getApp } from './apps.js';
-import { isIntegrationKind, kindControlsStock } from './principal.js';
+import { isIntegrationKind, kindControlsStock, type AppKind } from './principal.js';
 import { hashSecret, newAuthorizationCode } from './secrets.js';
 
 export const AUTH_CODE_TTL_MS = 10 * 60 * 1000;
@@ -36,6 +36,13 @@ export async function installApp(tx: Tx, accountId: number, input: InstallInput,
     }
   } else if (mappings.length > 0) {
     throw invalidField('warehouses', `a ${app.kind} installation takes no warehouse mappings`);
+  }
+  let storefrontName: string | null = null;
+  if (input.storefrontName !== undefined && input.storefrontName !== null) {
+    if (app.kind !== 'SALES_CHANNEL') {
+      throw invalidField('storefrontName', `only a SALES_CHANNEL installation has a storefront; this app is ${app.kind}`);
+    }
+    storefrontName = requireName('storefrontName', input.storefrontName);
   }
   const seenIds = new Set<number>();
   const seenUnique = new Set<string>();
@@ -82,7 +89,7 @@ export async function installApp(tx: Tx, accountId: number, input: InstallInput,
       app_id: app.id,
       kind: app.kind,
       status: 'ACTIVE',
-      storefront_name: app.kind === 'SALES_CHANNEL' ? (input.storefrontName ?? app.name) : null,
+      storefront_name: app.kind === 'SALES_CHANNEL' ? (storefrontName ?? app.name) : null,
       created_at: now.toISOString(),
       revoked_at: null,
     })
@@ -128,8 +135,66 @@ export async function installApp(tx: Tx, accountId: number, input: InstallInput,
   };
 }
 
+export interface InstallationView {
+  installationId: number;
+  appId: number;
+  kind: AppKind;
+  status: 'ACTIVE' | 'REVOKED';
+  /** The storefront's label, for SALES_CHANNEL installations. */
+  storefrontName: string | null;
+  storefrontId: number | null;
+  integrationId: number | null;
+  mappings: { warehouseId: number; warehouseUniqueId: string; controlsStock: boolean }[];
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** Every installation of an account, oldest first, with its warehouse mappings (404 for an unknown account). */
+export async function listInstallations(db: Db, accountId: number): Promise<InstallationView[]> {
+  await getAccount(db, accountId);
+  const rows = await db
+    .selectFrom('installations')
+    .select(['id', 'app_id', 'kind', 'status', 'storefront_name', 'created_at', 'revoked_at'])
+    .where('account_id', '=', accountId)
+    .orderBy('id')
+    .execute();
+  const mappings = await db
+    .selectFrom('warehouse_mappings')
+    .select(['installation_id', 'warehouse_id', 'warehouse_unique_id', 'controls_stock'])
+    .where('account_id', '=', accountId)
+    .orderBy('installation_id')
+    .orderBy('warehouse_id')
+    .execute();
+  const byInstallation = new Map<number, InstallationView['mappings']>();
+  for (const m of mappings) {
+    const list = byInstallation.get(m.installation_id) ?? [];
+    list.push({ warehouseId: m.warehouse_id, warehouseUniqueId: m.warehouse_unique_id, controlsStock: m.controls_stock === 1 });
+    byInstallation.set(m.installation_id, list);
+  }
+  return rows.map((r) => {
+    const kind = r.kind as AppKind;
+    return {
+      installationId: r.id,
+      appId: r.app_id,
+      kind,
+      status: r.status === 'ACTIVE' ? 'ACTIVE' : 'REVOKED',
+      storefrontName: r.storefront_name,
+      storefrontId: kind === 'SALES_CHANNEL' ? r.id : null,
+      integrationId: isIntegrationKind(kind) ? r.id : null,
+      mappings: byInstallation.get(r.id) ?? [],
+      createdAt: r.created_at,
+      revokedAt: r.revoked_at,
+    };
+  });
+}
+
 /** Revokes an installation and, with it, every token issued for it. */
-export async function revokeInstallation(tx: Tx, accountId: number, installationId: number, now: Date): Promise<void> {
+export async function revokeInstallation(
+  tx: Tx,
+  accountId: number,
+  installationId: number,
+  now: Date,
+): Promise<{ installationId: number; status: 'REVOKED' }> {
   const result = await tx
     .updateTable('installations')
     .set({ status: 'REVOKED', revoked_at: now.toISOString() })
@@ -150,7 +215,9 @@ export async function revokeInstallation(tx: Tx, accountId: number, installation
   await tx
     .updateTable('access_tokens')
     .set({ revoked_at: now.toISOString() })
+    .where('account_id', '=', accountId)
     .where('installation_id', '=', installationId)
     .where('revoked_at', 'is', null)
     .execute();
+  return { installationId, status: 'REVOKED' };
 }

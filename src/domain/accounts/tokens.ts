@@ -79,3 +79,19 @@ export async function revokeToken(db: Db, accountId: number, tokenId: number, no
   if (!exists) throw notFound(`token ${tokenId} not found`);
   throw conflict(`token ${tokenId} is already revoked`);
 }
+
+/** Revokes a token the operator holds only by value (a leaked token); unknown values are a 404. */
+export async function revokeTokenByValue(
+  db: Db,
+  token: string,
+  now: Date,
+): Promise<{ tokenId: number; accountId: number; status: 'REVOKED' }> {
+  const row = await db
+    .selectFrom('access_tokens')
+    .select(['id', 'account_id'])
+    .where('token_hash', '=', hashSecret(token))
+    .executeTakeFirst();
+  if (!row) throw notFound('no such access token');
+  await revokeToken(db, row.account_id, row.id, now);
+  return { tokenId: row.id, accountId: row.account_id, status: 'REVOKED' };
+}

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/tx.js';
 import { isUniqueViolation } from '../../db/tx.js';
 import { alreadyExists } from '../errors.js';
-import { getAccount } from './accounts.js';
-import type { Principal } from './principal.js';
+import { getAccount, requireName } from './accounts.js';
+import { inventoryWarehouseNarrowing, type Principal } from './principal.js';
 
 export interface WarehouseRow {
   id: number;
@@ -18,13 +18,14 @@ export async function createWarehouse(
   input: { name: string; channelFulfilled?: boolean },
   now: Date,
 ): Promise<{ warehouseId: number; name: string; channelFulfilled: boolean }> {
+  const name = requireName('name', input.name);
   await getAccount(db, accountId);
   try {
     const row = await db
       .insertInto('warehouses')
       .values({
         account_id: accountId,
-        name: input.name,
+        name,
         channel_fulfilled: input.channelFulfilled ? 1 : 0,
         created_at: now.toISOString(),
       })
@@ -32,7 +33,7 @@ export async function createWarehouse(
       .executeTakeFirstOrThrow();
     return { warehouseId: row.id, name: row.name, channelFulfilled: row.channel_fulfilled === 1 };
   } catch (error) {
-    if (isUniqueViolation(error)) throw alreadyExists(`a warehouse named "${input.name}" already exists`);
+    if (isUniqueViolation(error)) throw alreadyExists(`a warehouse named "${name}" already exists in account ${accountId}`);
     throw error;
   }
 }
@@ -63,8 +64,25 @@ export async function listAccountWarehouses(db: Db, accountId: number): Promise<
   return [...byId.values()];
 }
 
-/** Whether the caller may change this warehouse's stock: nobody else's integration controls it. */
+/** The operator's view of an account's warehouses (404 when the account does not exist). */
+export async function listWarehousesOfAccount(db: Db, accountId: number) {
+  await getAccount(db, accountId);
+  const warehouses = await listAccountWarehouses(db, accountId);
+  return warehouses.map((w) => ({
+    warehouseId: w.id,
+    name: w.name,
+    channelFulfilled: w.channelFulfilled,
+    controlledByInstallationId: w.controlledBy,
+  }));
+}
+
+/**
+ * Whether the caller may change this warehouse's stock: nobody else's integration controls it, and a
+ * token narrowed by inventory:self writes only its own mapped warehouses (resolutions §2).
+ */
 export function canUpdateInventory(principal: Principal, warehouse: WarehouseRow): boolean {
+  const narrowing = inventoryWarehouseNarrowing(principal);
+  if (narrowing !== null && !narrowing.includes(warehouse.id)) return false;
   return warehouse.controlledBy === null || warehouse.controlledBy === principal.installationId;
 }
 

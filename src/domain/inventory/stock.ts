@@ -147,7 +147,11 @@ export async function applyStockChange(
   }
   const observedAt = options.observedAt?.toISOString() ?? null;
   if (observedAt !== null && change.mode !== 'delta') {
-    query = query.set({ observed_at: observedAt });
+    // Never move the observation time backwards: v1 absolute updates run without the staleness check
+    // and may carry an older pulled_ts than the one held (with rejectStale this equals observedAt).
+    query = query.set((eb) => ({
+      observed_at: sql<string>`case when ${eb.ref('observed_at')} is null or ${eb.ref('observed_at')} < ${observedAt} then ${observedAt} else ${eb.ref('observed_at')} end`,
+    }));
     if (options.rejectStale) {
       query = query.where((eb) => eb.or([eb('observed_at', 'is', null), eb('observed_at', '<=', observedAt)]));
     }

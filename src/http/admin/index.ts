@@ -1,5 +1,37 @@
 import type { Deps } from '../../deps.js';
 import type { App } from '../types.js';
+import { registerCreateAccount } from './create-account.js';
+import { registerCreateToken } from './create-token.js';
+import { registerCreateWarehouse } from './create-warehouse.js';
+import { registerGetAccount } from './get-account.js';
+import { registerGetApp } from './get-app.js';
+import { registerInstallApp } from './install-app.js';
+import { registerListAccounts } from './list-accounts.js';
+import { registerListInstallations } from './list-installations.js';
+import { registerListWarehouses } from './list-warehouses.js';
+import { registerRegisterApp } from './register-app.js';
+import { registerRevokeInstallation } from './revoke-installation.js';
+import { registerRevokeToken } from './revoke-token.js';
+import { registerRevokeTokenByValue } from './revoke-token-by-value.js';
+import { registerRotateAppSecrets } from './rotate-app-secrets.js';
 
-/** Registers this area's operations (one file per operation beside this one). */
-export function registerAdminRoutes(_app: App, _deps: Deps): void {}
+/**
+ * The operator API (DESIGN.md "Operator API"): every route declares `config: { admin: true }`, so the auth
+ * hook demands ADMIN_TOKEN (or, in development without one, a loopback caller). Errors are the v1 body.
+ */
+export function registerAdminRoutes(app: App, deps: Deps): void {
+  registerCreateAccount(app, deps);
+  registerListAccounts(app, deps);
+  registerGetAccount(app, deps);
+  registerCreateWarehouse(app, deps);
+  registerListWarehouses(app, deps);
+  registerRegisterApp(app, deps);
+  registerGetApp(app, deps);
+  registerRotateAppSecrets(app, deps);
+  registerInstallApp(app, deps);
+  registerListInstallations(app, deps);
+  registerRevokeInstallation(app, deps);
+  registerCreateToken(app, deps);
+  registerRevokeToken(app, deps);
+  registerRevokeTokenByValue(app, deps);
+}

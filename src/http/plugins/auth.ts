@@ -5,6 +5,7 @@ import { hasAnyScope, type Principal, type Scope } from '../../domain/accounts/p
 import { AppError, permissionDenied, unauthenticated } from '../../domain/errors.js';
 import type { Deps } from '../../deps.js';
 import { safeEqual } from '../../lib/crypto.js';
+import type { RateDecision } from '../../lib/rate-limit.js';
 
 /**
  * What a route needs from its caller, declared in the route's config:
@@ -53,12 +54,16 @@ function checkBinding(principal: Principal, binding: AuthRequirement['binding'])
   }
 }
 
-async function authenticate(deps: Deps, request: FastifyRequest, requirement: AuthRequirement): Promise<void> {
+async function authenticate(deps: Deps, request: FastifyRequest): Promise<Principal> {
   const token = tokenFromHeader(request.headers.authorization);
   if (!token) throw unauthenticated('missing access token: send Authorization: Bearer <token>');
   const principal = await authenticateToken(deps.db.db, token);
   if (!principal) throw unauthenticated('access token is invalid or revoked');
   request.principal = principal;
+  return principal;
+}
+
+function authorize(principal: Principal, requirement: AuthRequirement): void {
   if (requirement.scopes && requirement.scopes.length > 0 && !hasAnyScope(principal, requirement.scopes)) {
     throw permissionDenied(`this route needs one of the scopes: ${requirement.scopes.join(', ')}`);
   }
@@ -92,14 +97,23 @@ export function registerAuth(app: App, deps: Deps) {
       return;
     }
     if (!config.auth) return;
-    await authenticate(deps, request, config.auth);
+    const principal = await authenticate(deps, request);
+    // Counted before the scope check, so a 403 also spends a request and carries the RateLimit headers.
     await applyRateLimit(deps, request, reply);
+    authorize(principal, config.auth);
   });
 }
 
 async function applyRateLimit(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (!deps.rateLimiter || !request.principal) return;
-  const decision = await deps.rateLimiter.take(`t${request.principal.tokenId}`);
+  let decision: RateDecision;
+  try {
+    decision = await deps.rateLimiter.take(`t${request.principal.tokenId}`);
+  } catch (error) {
+    // The shared store (Redis) is unreachable: serve unlimited rather than fail every request.
+    request.log.warn({ err: error }, 'rate limiter unavailable; request not limited');
+    return;
+  }
   reply.header('RateLimit-Limit', String(decision.limit));
   reply.header('RateLimit-Remaining', String(decision.remaining));
   reply.header('RateLimit-Reset', String(decision.resetSeconds));

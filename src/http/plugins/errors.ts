@@ -6,7 +6,7 @@ export type ErrorStyle = 'v1' | 'v2';
 
 /** v2 routes answer google.rpc.Status; everything else (v1, admin, unknown) the v1 body (resolutions §0). */
 export function errorStyleFor(url: string): ErrorStyle {
-  return url.startsWith('/v2/') || url === '/v2' ? 'v2' : 'v1';
+  return /^\/v2(?:[/?#]|$)/.test(url) ? 'v2' : 'v1';
 }
 
 const INTERNAL_MESSAGE = 'internal error; quote the referenceId when contacting support';
@@ -26,21 +26,48 @@ function fieldName(instancePath: string, missing?: unknown): string {
   return parts.reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
 }
 
+type AjvProblem = NonNullable<FastifyError['validation']>[number];
+
+function describe(v: AjvProblem): string {
+  const params = v.params as Record<string, unknown>;
+  if (v.keyword === 'enum' && Array.isArray(params.allowedValues)) return `must be one of ${params.allowedValues.join(', ')}`;
+  if (v.keyword === 'additionalProperties') return `unknown field "${String(params.additionalProperty)}"`;
+  if (v.keyword === 'required') return 'is required';
+  return v.message ?? 'is invalid';
+}
+
+/**
+ * One violation per problem (resolutions §0). A value that matches no branch of an anyOf/oneOf (an int64
+ * given as a string or a number, say) makes ajv report every branch plus the union itself: those collapse
+ * into one "must be string or must be integer".
+ */
 function violationsFrom(error: FastifyError): FieldViolation[] {
   const context = error.validationContext ?? 'body';
-  return (error.validation ?? []).map((v) => {
+  const problems = error.validation ?? [];
+  const unions = problems.filter((v) => v.keyword === 'anyOf' || v.keyword === 'oneOf');
+  const branchOf = (v: AjvProblem) => unions.find((u) => u !== v && v.schemaPath.startsWith(`${u.schemaPath}/`));
+  const seen = new Set<string>();
+  const out: FieldViolation[] = [];
+  for (const v of problems) {
+    if (branchOf(v)) continue;
     const params = v.params as Record<string, unknown>;
     const field = fieldName(v.instancePath, params.missingProperty) || context;
-    let description = v.message ?? 'is invalid';
-    if (v.keyword === 'enum' && Array.isArray(params.allowedValues)) {
-      description = `must be one of ${params.allowedValues.join(', ')}`;
-    } else if (v.keyword === 'additionalProperties') {
-      description = `unknown field "${String(params.additionalProperty)}"`;
-    } else if (v.keyword === 'required') {
-      description = 'is required';
+    let description = describe(v);
+    if (unions.includes(v)) {
+      const branches = problems
+        .filter((b) => b !== v && b.schemaPath.startsWith(`${v.schemaPath}/`))
+        .map((b) => {
+          const sub = fieldName(b.instancePath, (b.params as Record<string, unknown>).missingProperty) || context;
+          return sub === field ? describe(b) : `${sub}: ${describe(b)}`;
+        });
+      if (branches.length > 0) description = [...new Set(branches)].join(' or ');
     }
-    return { field: context === 'body' || field === context ? field : `${field}`, description };
-  });
+    const key = `${field}\n${description}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ field, description });
+  }
+  return out;
 }
 
 /** Normalizes anything thrown into an AppError the renderers understand; unknown errors become INTERNAL. */
@@ -62,11 +89,17 @@ export function toAppError(error: unknown): { appError: AppError; internal: bool
   if (fe?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
     return { appError: new AppError('INVALID_ARGUMENT', 'the JSON body is empty'), internal: false };
   }
+  if (fe?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    // The contract's statuses have no 415: an unsupported body type is invalid input like any other.
+    return {
+      appError: new AppError('INVALID_ARGUMENT', 'unsupported Content-Type for this route (JSON routes take application/json)'),
+      internal: false,
+    };
+  }
+  if (status === 404) return { appError: new AppError('NOT_FOUND', fe.message), internal: false };
   if (status >= 400 && status < 500) {
-    const appError = new AppError('INVALID_ARGUMENT', fe.message);
-    // Keep the framework's own 4xx status (415, 405…) while rendering through the catalogue.
-    Object.defineProperty(appError, 'status', { value: status });
-    return { appError, internal: false };
+    // Any other framework 4xx (a bad URL, a wrong Content-Length…) is the client's input: a 400.
+    return { appError: new AppError('INVALID_ARGUMENT', fe.message), internal: false };
   }
   return { appError: new AppError('INTERNAL', INTERNAL_MESSAGE), internal: true };
 }

@@ -19,8 +19,20 @@ declare module 'fastify' {
   }
 }
 
+/** JSON with object keys sorted, so a client that re-serialises the same body in another order still matches. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
 function requestHash(request: FastifyRequest): string {
-  return sha256Hex(`${request.method}\n${request.url}\n${JSON.stringify(request.body ?? null)}`);
+  return sha256Hex(`${request.method}\n${request.url}\n${canonicalJson(request.body)}`);
 }
 
 export function registerIdempotency(app: App, deps: Deps) {

@@ -4,6 +4,8 @@ import { Type } from '@sinclair/typebox';
 import { OAuthError, exchangeAuthorizationCode, type ClientCredentials } from '../../../domain/accounts/oauth.js';
 import type { Deps } from '../../../deps.js';
 import { withTx } from '../../../db/tx.js';
+import { renderError, toAppError } from '../../plugins/errors.js';
+import { V1Error } from '../../schemas/common.js';
 
 const TokenRequest = Type.Object(
   {
@@ -69,10 +71,23 @@ export function registerExchangeToken(app: App, deps: Deps) {
         security: [{ clientBasic: [] }],
         consumes: ['application/x-www-form-urlencoded'],
         body: TokenRequest,
-        response: { 200: TokenResponse, 400: OAuthErrorBody, 401: OAuthErrorBody },
+        response: {
+          200: TokenResponse,
+          400: OAuthErrorBody,
+          401: OAuthErrorBody,
+          500: Type.Ref(V1Error, { description: 'service error' }),
+        },
       },
       errorHandler: (error, request, reply) => {
-        request.log.info({ code: (error as { code?: string }).code }, 'token request rejected before processing');
+        const { appError, internal } = toAppError(error);
+        if (internal || appError.status >= 500) {
+          // A database failure is not the client's fault: answer 500 as every route does, still uncached.
+          request.log.error({ err: error }, 'token exchange failed');
+          reply.header('Cache-Control', 'no-store');
+          return renderError(request, reply, appError);
+        }
+        // Validation, content-type and body-size failures: the RFC 6749 shape, not the v1 error body.
+        request.log.info({ reason: appError.message }, 'token request rejected before processing');
         return sendOAuthError(reply, new OAuthError('invalid_request', 'the request body must be form-encoded fields, each given once'));
       },
     },

@@ -1,0 +1,65 @@
+/**
+ * The load generator, run by bench/run.ts in a child process of its own so the client never competes with
+ * the server for the server's event loop. It receives one LoadJob over IPC, runs autocannon, and sends
+ * back a LoadResult.
+ */
+import autocannon from 'autocannon';
+
+export interface LoadJob {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  /** Rotated request by request: one path per request, or one body per request (same path). */
+  paths: string[];
+  bodies: string[] | null;
+  connections: number;
+  durationSeconds: number;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+export async function runLoad(job: LoadJob): Promise<LoadResult> {
+  // Every request takes the next SKU (or batch), so the server does not answer one hot row only. The
+  // requests are listed up front: autocannon builds each once, which keeps the client cheap (a
+  // setupRequest function would rebuild every request and make the client the bottleneck).
+  const count = Math.max(job.paths.length, job.bodies?.length ?? 0);
+  const requests = Array.from({ length: count }, (_, i) => ({
+    method: job.method,
+    headers: job.headers,
+    path: job.paths[i % job.paths.length]!,
+    ...(job.bodies ? { body: job.bodies[i % job.bodies.length]! } : {}),
+  }));
+  const result = await autocannon({
+    url: job.url,
+    connections: job.connections,
+    duration: job.durationSeconds,
+    requests,
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+// Child-process entry: one job in, one result out, then exit.
+if (process.send) {
+  process.once('message', (job: LoadJob) => {
+    runLoad(job).then(
+      (result) => process.send!({ ok: true, result }, () => process.exit(0)),
+      (error: unknown) => process.send!({ ok: false, error: String(error) }, () => process.exit(1)),
+    );
+  });
+}

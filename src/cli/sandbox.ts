@@ -1,0 +1,62 @@
+import type { Command } from 'commander';
+import type { Config } from '../config.js';
+import { withTx } from '../db/tx.js';
+import { buildSandbox, sandboxExamples, type SandboxSummary } from '../domain/accounts/sandbox.js';
+import type { WithDeps } from './admin-commands.js';
+import { writeStdout, type Write } from './options.js';
+
+/** Where this service answers, for the example commands: PUBLIC_BASE_URL, else HOST:PORT. */
+export function baseUrlOf(config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>): string {
+  if (config.publicBaseUrl) return config.publicBaseUrl;
+  const wildcard = config.host === '0.0.0.0' || config.host === '::';
+  const host = wildcard ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${config.port}`;
+}
+
+export function formatSandbox(summary: SandboxSummary, examples: string[]): string {
+  const lines: string[] = [];
+  const { account } = summary;
+  lines.push(`Sandbox account ${account.accountId} "${account.name}"`, '', 'Warehouses:');
+  for (const w of summary.warehouses) {
+    lines.push(`  ${String(w.warehouseId).padStart(4)}  ${w.name}${w.channelFulfilled ? ' (channel-fulfilled)' : ''}`);
+  }
+  for (const a of summary.apps) {
+    lines.push('', `${a.kind}: "${a.name}" (app ${a.appId}, installation ${a.installationId})`);
+    if (a.storefrontId !== null) lines.push(`  storefront      ${a.storefrontId} "${a.storefrontName}"`);
+    for (const m of a.warehouses) lines.push(`  warehouse       ${m.warehouseId} as "${m.warehouseUniqueId}"`);
+    lines.push(
+      `  scopes          ${a.scopes.join(', ')}`,
+      `  client id       ${a.clientId}`,
+      `  client secret   ${a.clientSecret}`,
+      `  signing secret  ${a.callbackSigningSecret}`,
+      `  redirect URI    ${a.redirectUri}`,
+      `  access token    ${a.accessToken}`,
+    );
+  }
+  lines.push('', `Seller token (all scopes, token ${summary.sellerToken.tokenId}):`, `  ${summary.sellerToken.accessToken}`);
+  lines.push('', 'Try:', ...examples.map((e) => `  ${e}`), '');
+  return lines.join('\n');
+}
+
+export function registerSandboxCommand(
+  program: Command,
+  config: () => Config,
+  withDeps: WithDeps,
+  write: Write = writeStdout,
+): void {
+  program
+    .command('sandbox')
+    .description('create a sandbox seller with warehouses, one installed app of each kind, and their tokens')
+    .option('--name <name>', 'account name', 'Sandbox seller')
+    .option('--json', 'print JSON instead of the readable summary')
+    .action((o: { name: string; json?: boolean }) => {
+      const cfg = config();
+      return withDeps(cfg, async (deps) => {
+        const now = deps.clock.now();
+        const summary = await withTx(deps.db.db, (tx) => buildSandbox(tx, deps.signer, now, { accountName: o.name }));
+        const baseUrl = baseUrlOf(cfg);
+        const examples = sandboxExamples(summary, baseUrl);
+        write(o.json ? `${JSON.stringify({ ...summary, baseUrl, examples }, null, 2)}\n` : formatSandbox(summary, examples));
+      });
+    });
+}

@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import type { Compilable } from 'kysely';
+import type { Statement } from 'better-sqlite3';
+import type { DbHandle } from './connect.js';
+
+/**
+ * Hot read paths (token lookup, single-SKU reads) run the same SQL thousands of times a second. Building
+ * and compiling a Kysely query and re-preparing it per request costs more than the query itself, so a
+ * query is built once with named arguments, and runs as a cached prepared statement:
+ * - SQLite: a cached better-sqlite3 Statement, run synchronously when no transaction is open on the
+ *   connection (otherwise it goes through Kysely, which waits for the transaction to finish);
+ * - PostgreSQL: a named prepared statement, which pg prepares once per pooled connection.
+ */
+const ARG_PREFIX = '\u0000arg:';
+
+export type ArgFn = (name: string) => string;
+
+export interface PreparedQuery<R, A extends Record<string, unknown>> {
+  all(args: A): Promise<R[]>;
+  first(args: A): Promise<R | undefined>;
+}
+
+export function prepareQuery<R, A extends Record<string, unknown>>(
+  handle: DbHandle,
+  build: (arg: ArgFn) => Compilable<R>,
+): PreparedQuery<R, A> {
+  const compiled = build((name) => `${ARG_PREFIX}${name}`).compile();
+  type Slot = { arg: string | null; value: unknown };
+  const slots: Slot[] = compiled.parameters.map((p) =>
+    typeof p === 'string' && p.startsWith(ARG_PREFIX) ? { arg: p.slice(ARG_PREFIX.length), value: null } : { arg: null, value: p },
+  );
+  const bind = (args: A) => slots.map((s) => (s.arg === null ? s.value : args[s.arg]));
+  const name = `q_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 16)}`;
+  let statement: Statement | null = null;
+
+  const all = async (args: A): Promise<R[]> => {
+    const params = bind(args);
+    if ('sqlite' in handle.raw) {
+      const sqlite = handle.raw.sqlite;
+      if (!sqlite.inTransaction) {
+        statement ??= sqlite.prepare(compiled.sql);
+        return statement.all(...(params as unknown[])) as R[];
+      }
+    } else {
+      const result = await handle.raw.pool.query({ name, text: compiled.sql, values: params as unknown[] });
+      return result.rows as R[];
+    }
+    const result = await handle.db.executeQuery<R>({ ...compiled, parameters: params });
+    return result.rows;
+  };
+  return { all, first: async (args) => (await all(args))[0] };
+}

@@ -1,0 +1,113 @@
+import type { Db, Tx } from '../../db/tx.js';
+import { findOrCreateProduct, type StandardProductIdType } from '../catalog/products.js';
+import { inventoryWarehouseNarrowing, type Principal } from '../accounts/principal.js';
+import { canUpdateInventory, listAccountWarehouses, type WarehouseRow } from '../accounts/warehouses.js';
+import { applyStockChange, type StockChange } from './stock.js';
+
+/**
+ * POST /v1/inventory (document 2.4, resolutions §3): one item at a time, each in its own transaction,
+ * each with its own outcome. A failed item changes nothing (its transaction rolls back, including a
+ * product it would have created).
+ */
+
+/** Where an item goes: the document shape names the warehouse, the public shape gives its id. */
+export type WarehouseRef = { name: string } | { id: number };
+
+export interface InventoryItemV1 {
+  sku: string;
+  warehouse: WarehouseRef;
+  standardProductId: string | null;
+  standardProductIdType: StandardProductIdType | null;
+  change: StockChange;
+  binLocation: string | null;
+}
+
+export interface InventoryItemResultV1 {
+  SKU: string;
+  warehouseId: number | null;
+  success: boolean;
+  /** "" on success, so clients can test the string without a null check. */
+  errorMessage: string;
+}
+
+/** Thrown inside an item's transaction to roll it back while still reporting the item's result. */
+export class InventoryItemRejected extends Error {
+  readonly result: InventoryItemResultV1;
+  constructor(result: InventoryItemResultV1) {
+    super(result.errorMessage);
+    this.name = 'InventoryItemRejected';
+    this.result = result;
+  }
+}
+
+/** What every item of one request resolves warehouses against; read once, before the items run. */
+export interface InventoryUpdateContext {
+  warehouses: WarehouseRow[];
+}
+
+export async function loadInventoryUpdateContext(db: Db, principal: Principal): Promise<InventoryUpdateContext> {
+  return { warehouses: await listAccountWarehouses(db, principal.accountId) };
+}
+
+/**
+ * The caller's own warehouseUniqueId wins over a warehouse name: an integration speaks its own
+ * namespace, and the names are the seller's.
+ */
+function findWarehouse(principal: Principal, context: InventoryUpdateContext, ref: WarehouseRef): WarehouseRow | null {
+  if ('id' in ref) return context.warehouses.find((w) => w.id === ref.id) ?? null;
+  const mapped = principal.mappings.find((m) => m.warehouseUniqueId === ref.name);
+  if (mapped) return context.warehouses.find((w) => w.id === mapped.warehouseId) ?? null;
+  return context.warehouses.find((w) => w.name === ref.name) ?? null;
+}
+
+function describe(ref: WarehouseRef): string {
+  return 'id' in ref ? `warehouse ${ref.id}` : `warehouse "${ref.name}"`;
+}
+
+/** Why the caller may not change this warehouse's stock, or null when it may (canUpdateInventory). */
+function writeRefusal(principal: Principal, warehouse: WarehouseRow): string | null {
+  if (canUpdateInventory(principal, warehouse)) return null;
+  const narrowing = inventoryWarehouseNarrowing(principal);
+  if (narrowing !== null && !narrowing.includes(warehouse.id)) {
+    return `warehouse ${warehouse.id} ("${warehouse.name}") is not mapped to this token's integration (scope inventory:self)`;
+  }
+  return `the inventory of warehouse ${warehouse.id} ("${warehouse.name}") is controlled by an integration; only that integration may change it`;
+}
+
+/**
+ * Applies one item inside tx and returns its result; a failure throws InventoryItemRejected so the
+ * edge rolls the item's transaction back and reports the result.
+ */
+export async function applyInventoryItemV1(
+  tx: Tx,
+  principal: Principal,
+  context: InventoryUpdateContext,
+  item: InventoryItemV1,
+  now: Date,
+  asOf: Date | null,
+): Promise<InventoryItemResultV1> {
+  const warehouse = findWarehouse(principal, context, item.warehouse);
+  const fail = (warehouseId: number | null, errorMessage: string) =>
+    new InventoryItemRejected({ SKU: item.sku, warehouseId, success: false, errorMessage });
+  if (!warehouse) {
+    throw fail('id' in item.warehouse ? item.warehouse.id : null, `${describe(item.warehouse)} not found in this account`);
+  }
+  const refusal = writeRefusal(principal, warehouse);
+  if (refusal) throw fail(warehouse.id, refusal);
+
+  const { product } = await findOrCreateProduct(
+    tx,
+    principal.accountId,
+    item.sku,
+    { standardProductId: item.standardProductId, standardProductIdType: item.standardProductIdType },
+    now,
+  );
+  const change: StockChange = item.change.mode === 'delta' ? item.change : { ...item.change, asOf };
+  const outcome = await applyStockChange(tx, principal.accountId, product.id, warehouse.id, change, now, {
+    binLocation: item.binLocation,
+    // pulled_ts / validAsOf is when the counts were taken: recorded as the row's observation time.
+    observedAt: item.change.mode === 'delta' ? null : asOf,
+  });
+  if (!outcome.ok) throw fail(warehouse.id, outcome.message);
+  return { SKU: item.sku, warehouseId: warehouse.id, success: true, errorMessage: '' };
+}

@@ -1,0 +1,117 @@
+import type { App } from '../../types.js';
+import type { Deps } from '../../../deps.js';
+import type { Principal } from '../../../domain/accounts/principal.js';
+import { invalidArgument } from '../../../domain/errors.js';
+import { listInventoryV1, type InventoryListFilter, type KeysetPosition } from '../../../domain/inventory/v1-list.js';
+import { decodeV1Token, encodeCursor, v1NextUrl } from '../../pagination.js';
+import { integerListParam, listParam, optionalTimestampParam } from '../../params.js';
+import { principalOf } from '../../plugins/auth.js';
+import { v1Responses } from '../../schemas/common.js';
+import { InventoryListQuery, InventoryListV1 } from '../../schemas/inventory-v1.js';
+
+const ROUTE = '/v1/inventory';
+
+/** What a nextToken carries: the account, the filters and page length, and the keyset position. */
+interface ListToken {
+  acct: number;
+  filter: InventoryListFilter;
+  pageLength: number;
+  after: KeysetPosition;
+}
+
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+const isIntArray = (v: unknown): v is number[] => Array.isArray(v) && v.every((n) => Number.isSafeInteger(n));
+
+function isListToken(value: unknown): value is ListToken {
+  const t = value as Partial<ListToken> | null;
+  const f = t?.filter;
+  const a = t?.after;
+  return (
+    typeof t?.acct === 'number' &&
+    typeof t.pageLength === 'number' &&
+    typeof f === 'object' &&
+    f !== null &&
+    typeof f.activeOnly === 'boolean' &&
+    typeof f.caseSensitive === 'boolean' &&
+    (f.updatedAfter === null || typeof f.updatedAfter === 'string') &&
+    (f.skus === null || isStringArray(f.skus)) &&
+    (f.warehouseIds === null || isIntArray(f.warehouseIds)) &&
+    typeof a === 'object' &&
+    a !== null &&
+    typeof a.ts === 'string' &&
+    typeof a.id === 'number'
+  );
+}
+
+function filterFromQuery(query: InventoryListQuery): InventoryListFilter {
+  const skus = listParam(query.skus);
+  const warehouseIds = integerListParam('warehouses', query.warehouses);
+  const updatedAfter = optionalTimestampParam('lastUpdatedTs', query.lastUpdatedTs);
+  if (skus.length === 0 && warehouseIds.length === 0 && updatedAfter === null) {
+    throw invalidArgument('give at least one of lastUpdatedTs, skus, warehouses (or a nextToken)');
+  }
+  return {
+    activeOnly: query.activeOnly ?? false,
+    updatedAfter: updatedAfter?.toISOString() ?? null,
+    skus: skus.length > 0 ? skus : null,
+    caseSensitive: query.isCaseSensitive ?? true,
+    warehouseIds: warehouseIds.length > 0 ? warehouseIds : null,
+  };
+}
+
+/** A nextToken overrides every other parameter; one of another account is as invalid as a forged one. */
+function fromToken(deps: Deps, principal: Principal, token: string) {
+  const state = decodeV1Token(deps.signer, ROUTE, token, isListToken);
+  if (state.acct !== principal.accountId) {
+    throw invalidArgument('invalid nextToken: GET the nextToken URL of the previous page unchanged');
+  }
+  return state;
+}
+
+export function registerListInventory(app: App, deps: Deps) {
+  app.get(
+    ROUTE,
+    {
+      config: { auth: {} },
+      schema: {
+        tags: ['v1 inventory'],
+        summary: 'List detailed inventory records',
+        description:
+          'Detailed inventory records (document 2.3) selected by `skus` (exact, or case-insensitive with ' +
+          '`isCaseSensitive=false`; `lastUpdatedTs` and `warehouses` are then ignored and `errors` lists the ' +
+          'requested SKUs that do not exist), or by `lastUpdatedTs` (inventory changed strictly after it) and/or ' +
+          '`warehouses` (SKUs with a stock record there; records show only those warehouses). At least one of ' +
+          'the three is required. `activeOnly=true` keeps active products only. Ordered by last inventory change, ' +
+          'then by product; a SKU changed while you page may appear again, never be skipped.\n\n' +
+          'Paging: `pageLength` 1..100 (default 25). `pagination.nextToken` is the absolute URL of the next page ' +
+          '(GET it unchanged; its token overrides every other parameter), "" on the last page. An unknown ' +
+          'warehouse id is a 400. A token whose inventory scope is inventory:self sees only its mapped warehouses.',
+        querystring: InventoryListQuery,
+        response: v1Responses({ 200: InventoryListV1 }, [400, 401, 429]),
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const { query } = request;
+      const state =
+        query.nextToken !== undefined && query.nextToken !== ''
+          ? fromToken(deps, principal, query.nextToken)
+          : { acct: principal.accountId, filter: filterFromQuery(query), pageLength: query.pageLength ?? 25, after: null };
+      const page = await listInventoryV1(deps.db.db, principal, state.filter, state.after, state.pageLength);
+      const nextToken = page.next
+        ? v1NextUrl(
+            request,
+            deps.config.publicBaseUrl,
+            ROUTE,
+            encodeCursor(deps.signer, ROUTE, {
+              acct: principal.accountId,
+              filter: state.filter,
+              pageLength: state.pageLength,
+              after: page.next,
+            } satisfies ListToken),
+          )
+        : '';
+      return { results: page.records, errors: page.errors, pagination: { hasNext: page.next !== null, nextToken } };
+    },
+  );
+}

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error.problems;
+  }
+  assert.fail(`expected ${JSON.stringify(env)} to be refused`);
+}
+
+describe('loadConfig', () => {
+  it('has working defaults for development', () => {
+    const c = loadConfig({});
+    assert.equal(c.production, false);
+    assert.equal(c.port, 8080);
+    assert.equal(c.dataDir, './data');
+    assert.equal(c.databaseUrl, null);
+    assert.equal(c.adminToken, null);
+    assert.equal(c.rateLimitRps, 10);
+    assert.equal(c.rateLimitBurst, 10);
+    assert.equal(c.redisUrl, null);
+    assert.equal(c.logLevel, 'info');
+    assert.equal(c.worker, 'inline');
+    assert.equal(c.jsonBodyLimitBytes, 10 * 1024 * 1024);
+    assert.equal(c.uploadBodyLimitBytes, 200 * 1024 * 1024);
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      NODE_ENV: 'production',
+      PORT: '9090',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/mcs',
+      DATABASE_URL: 'postgres://u:p@db:5432/mcs',
+      ADMIN_TOKEN: 'a-long-enough-admin-token',
+      PUBLIC_BASE_URL: 'https://api.example.com/',
+      SERVER_SECRET: 's'.repeat(32),
+      RATE_LIMIT_RPS: '0',
+      RATE_LIMIT_BURST: '20',
+      REDIS_URL: 'redis://cache:6379',
+      LOG_LEVEL: 'warn',
+      WORKER: 'off',
+      JSON_BODY_LIMIT_MB: '2',
+      UPLOAD_BODY_LIMIT_MB: '50',
+    });
+    assert.equal(c.production, true);
+    assert.equal(c.port, 9090);
+    assert.equal(c.host, '0.0.0.0');
+    assert.equal(c.dataDir, '/var/lib/mcs');
+    assert.equal(c.databaseUrl, 'postgres://u:p@db:5432/mcs');
+    assert.equal(c.adminToken, 'a-long-enough-admin-token');
+    assert.equal(c.publicBaseUrl, 'https://api.example.com', 'trailing slash dropped');
+    assert.equal(c.rateLimitRps, 0, '0 turns limiting off');
+    assert.equal(c.rateLimitBurst, 20);
+    assert.equal(c.redisUrl, 'redis://cache:6379');
+    assert.equal(c.logLevel, 'warn');
+    assert.equal(c.worker, 'off');
+    assert.equal(c.jsonBodyLimitBytes, 2 * 1024 * 1024);
+    assert.equal(c.uploadBodyLimitBytes, 50 * 1024 * 1024);
+  });
+
+  it('treats empty values as unset', () => {
+    const c = loadConfig({ PORT: '', DATABASE_URL: '  ', ADMIN_TOKEN: '' });
+    assert.equal(c.port, 8080);
+    assert.equal(c.databaseUrl, null);
+    assert.equal(c.adminToken, null);
+  });
+
+  it('accepts postgresql:// and rediss:// and a LOG_LEVEL in any case', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgresql://localhost/x', REDIS_URL: 'rediss://cache:6380', LOG_LEVEL: 'DEBUG' });
+    assert.equal(c.databaseUrl, 'postgresql://localhost/x');
+    assert.equal(c.redisUrl, 'rediss://cache:6380');
+    assert.equal(c.logLevel, 'debug');
+  });
+
+  it('refuses production without ADMIN_TOKEN', () => {
+    const problems = problemsOf({ NODE_ENV: 'production' });
+    assert.equal(problems.length, 1);
+    assert.match(problems[0]!, /ADMIN_TOKEN/);
+  });
+
+  const cases: [Record<string, string>, string][] = [
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PORT: '-1' }, 'PORT'],
+    [{ PORT: '80.5' }, 'PORT'],
+    [{ RATE_LIMIT_RPS: 'ten' }, 'RATE_LIMIT_RPS'],
+    [{ RATE_LIMIT_RPS: '-3' }, 'RATE_LIMIT_RPS'],
+    [{ RATE_LIMIT_BURST: '0' }, 'RATE_LIMIT_BURST'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'mysql://localhost/x' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
+    [{ PUBLIC_BASE_URL: 'ftp://example.com' }, 'PUBLIC_BASE_URL'],
+    [{ PUBLIC_BASE_URL: 'example.com' }, 'PUBLIC_BASE_URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ WORKER: 'sometimes' }, 'WORKER'],
+    [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
+    [{ SERVER_SECRET: 'too-short' }, 'SERVER_SECRET'],
+    [{ JSON_BODY_LIMIT_MB: '0' }, 'JSON_BODY_LIMIT_MB'],
+    [{ UPLOAD_BODY_LIMIT_MB: 'lots' }, 'UPLOAD_BODY_LIMIT_MB'],
+  ];
+  for (const [env, variable] of cases) {
+    it(`refuses ${JSON.stringify(env)} with a message naming ${variable}`, () => {
+      const problems = problemsOf(env);
+      assert.equal(problems.length, 1, problems.join('; '));
+      assert.ok(problems[0]!.startsWith(variable), problems[0]);
+    });
+  }
+
+  it('reports every problem at once, in one readable message', () => {
+    try {
+      loadConfig({ PORT: 'x', WORKER: 'y', NODE_ENV: 'production' });
+      assert.fail('expected a ConfigError');
+    } catch (error) {
+      assert.ok(error instanceof ConfigError);
+      assert.equal(error.problems.length, 3);
+      assert.match(error.message, /PORT/);
+      assert.match(error.message, /WORKER/);
+      assert.match(error.message, /ADMIN_TOKEN/);
+    }
+  });
+});

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FastifyError } from 'fastify';
+import { toAppError, errorStyleFor } from '../../src/http/plugins/errors.js';
+import { createValidatorCompiler } from '../../src/http/validation.js';
+import { Int64Input } from '../../src/http/schemas/common.js';
+import { AppError } from '../../src/domain/errors.js';
+
+type Validate = ((data: unknown) => boolean) & { errors?: FastifyError['validation'] | null };
+
+function validationError(schema: TSchema, data: unknown, httpPart = 'body'): FastifyError {
+  const compile = createValidatorCompiler();
+  const validate = compile({ schema, httpPart, url: '/x', method: 'POST' }) as unknown as Validate;
+  assert.equal(validate(data), false, 'the data should be invalid');
+  return Object.assign(new Error('validation'), {
+    code: 'FST_ERR_VALIDATION',
+    name: 'FastifyError',
+    statusCode: 400,
+    validation: validate.errors ?? [],
+    validationContext: httpPart === 'body' ? 'body' : httpPart,
+  }) as unknown as FastifyError;
+}
+
+describe('toAppError: validation problems', () => {
+  it('gives one violation per problem, named by path', () => {
+    const schema = Type.Object({
+      items: Type.Array(Type.Object({ SKU: Type.String({ minLength: 1 }), quantity: Type.Integer({ minimum: 0 }) })),
+      mode: Type.String({ enum: ['A', 'B'] }),
+    });
+    const { appError, internal } = toAppError(validationError(schema, { items: [{ SKU: '', quantity: -1 }, { quantity: 'x' }], mode: 'C' }));
+    assert.equal(internal, false);
+    assert.equal(appError.status, 400);
+    assert.deepEqual(
+      appError.violations.map((v) => v.field).sort(),
+      ['items[0].SKU', 'items[0].quantity', 'items[1].SKU', 'items[1].quantity', 'mode'],
+    );
+    assert.equal(appError.violations.find((v) => v.field === 'mode')?.description, 'must be one of A, B');
+    assert.equal(appError.violations.find((v) => v.field === 'items[1].SKU')?.description, 'is required');
+    assert.match(appError.message, /items\[0\]\.SKU: .*; /);
+  });
+
+  it('collapses a union (int64 as string or number) into one violation', () => {
+    const schema = Type.Object({ quantity: Int64Input });
+    const { appError } = toAppError(validationError(schema, { quantity: true }));
+    assert.equal(appError.violations.length, 1, JSON.stringify(appError.violations));
+    assert.equal(appError.violations[0]?.field, 'quantity');
+    assert.match(appError.violations[0]!.description, /must be string or must be integer/);
+  });
+
+  it('names nested fields of object branches', () => {
+    const schema = Type.Object({
+      entry: Type.Union([Type.Object({ a: Type.String() }), Type.Object({ b: Type.Integer() })]),
+    });
+    const { appError } = toAppError(validationError(schema, { entry: {} }));
+    assert.equal(appError.violations.length, 1, JSON.stringify(appError.violations));
+    assert.equal(appError.violations[0]?.description, 'entry.a: is required or entry.b: is required');
+  });
+
+  it('names query parameters', () => {
+    const schema = Type.Object({ pageLength: Type.Integer({ maximum: 100 }) }, { additionalProperties: false });
+    const { appError } = toAppError(validationError(schema, { pageLength: '500', extra: '1' }, 'querystring'));
+    assert.deepEqual(
+      appError.violations.map((v) => `${v.field}: ${v.description}`).sort(),
+      ['pageLength: must be <= 100', 'querystring: unknown field "extra"'],
+    );
+  });
+});
+
+describe('toAppError: everything else', () => {
+  it('passes AppErrors through', () => {
+    const e = new AppError('NOT_FOUND', 'gone');
+    assert.equal(toAppError(e).appError, e);
+  });
+
+  it('turns unknown errors into a fixed INTERNAL message', () => {
+    const { appError, internal } = toAppError(new TypeError('secret detail: column x of table y'));
+    assert.equal(internal, true);
+    assert.equal(appError.status, 500);
+    assert.doesNotMatch(appError.message, /secret|column|table/);
+  });
+
+  it('maps framework client errors to the contract statuses (no 415)', () => {
+    const fe = (code: string, statusCode: number, message = 'x') =>
+      Object.assign(new Error(message), { code, statusCode }) as unknown as FastifyError;
+    assert.equal(toAppError(fe('FST_ERR_CTP_BODY_TOO_LARGE', 413)).appError.status, 413);
+    assert.equal(toAppError(fe('FST_ERR_CTP_INVALID_MEDIA_TYPE', 415)).appError.status, 400);
+    assert.equal(toAppError(fe('FST_ERR_CTP_EMPTY_JSON_BODY', 400)).appError.status, 400);
+    assert.equal(toAppError(fe('FST_ERR_CTP_INVALID_JSON_BODY', 400)).appError.status, 400);
+    assert.equal(toAppError(fe('FST_ERR_BAD_URL', 400)).appError.status, 400);
+    assert.equal(toAppError(fe('SOMETHING', 405)).appError.status, 400);
+    assert.equal(toAppError(fe('SOMETHING', 404)).appError.status, 404);
+    assert.equal(toAppError(fe('SOMETHING', 503)).internal, true);
+  });
+
+  it('chooses the v2 body for /v2 routes only', () => {
+    assert.equal(errorStyleFor('/v2/inventory'), 'v2');
+    assert.equal(errorStyleFor('/v2'), 'v2');
+    assert.equal(errorStyleFor('/v2?x=1'), 'v2');
+    assert.equal(errorStyleFor('/v1/inventory'), 'v1');
+    assert.equal(errorStyleFor('/v20/x'), 'v1');
+    assert.equal(errorStyleFor('/admin/accounts'), 'v1');
+  });
+});
