@@ -17,7 +17,7 @@
  * BENCH_OUTPUT (default bench/RESULTS.md; "-" prints only).
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -232,7 +232,10 @@ async function main() {
     process.stdout.write(`\n${text}`);
     const output = process.env.BENCH_OUTPUT ?? path.join(here, 'RESULTS.md');
     if (output !== '-') {
-      writeFileSync(output, text);
+      // A hand-written "## Notes" section (analysis, profiles) survives regeneration of the table.
+      const previous = existsSync(output) ? readFileSync(output, 'utf8') : '';
+      const notesAt = previous.search(/^## Notes$/m);
+      writeFileSync(output, notesAt >= 0 ? `${text}\n${previous.slice(notesAt)}` : text);
       process.stdout.write(`\nwritten to ${path.relative(process.cwd(), output)}\n`);
     }
   } finally {

@@ -59,7 +59,7 @@ export async function createTestDatabase(): Promise<{ handle: DbHandle; drop(): 
  * schema at that moment. Migrations hold a shared advisory lock, drops an exclusive one; ending the
  * session releases it.
  */
-async function withSchemaLock<T>(url: string, mode: 'shared' | 'exclusive', fn: (admin: pg.Client) => Promise<T>): Promise<T> {
+export async function withSchemaLock<T>(url: string, mode: 'shared' | 'exclusive', fn: (admin: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {

@@ -7,14 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { Command, CommanderError } from 'commander';
-import pg from 'pg';
 import { registerAdminCommands } from '../../src/cli/admin-commands.js';
 import { withDeps } from '../../src/cli/index.js';
 import { registerSandboxCommand } from '../../src/cli/sandbox.js';
 import type { Config } from '../../src/config.js';
 import { connectDatabase, type DbHandle } from '../../src/db/connect.js';
 import { isAppError } from '../../src/domain/errors.js';
-import { testConfig } from '../helpers/app.js';
+import { testConfig, withSchemaLock } from '../helpers/app.js';
 import { listInstallations } from '../../src/domain/accounts/installations.js';
 import { authenticateToken } from '../../src/domain/accounts/tokens.js';
 import type { SandboxSummary } from '../../src/domain/accounts/sandbox.js';
@@ -117,19 +116,11 @@ describe('operator CLI commands', () => {
     const url = process.env.TEST_DATABASE_URL;
     if (url) {
       const schema = `t_${randomBytes(6).toString('hex')}`;
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`create schema ${schema}`);
-      await client.end();
+      await withSchemaLock(url, 'shared', async (admin) => void (await admin.query(`create schema ${schema}`)));
       const withSchema = new URL(url);
       withSchema.searchParams.set('options', `-c search_path=${schema}`);
       databaseUrl = withSchema.toString();
-      dropSchema = async () => {
-        const c = new pg.Client({ connectionString: url });
-        await c.connect();
-        await c.query(`drop schema ${schema} cascade`);
-        await c.end();
-      };
+      dropSchema = () => withSchemaLock(url, 'exclusive', async (admin) => void (await admin.query(`drop schema ${schema} cascade`)));
     }
     config = testConfig({ dataDir, databaseUrl, logLevel: 'silent', serverSecret: 'cli-test-secret-0123456789abcdef0123456789' });
   });
@@ -148,13 +139,19 @@ describe('operator CLI commands', () => {
     registerSandboxCommand(program, () => config, withDeps, (text) => {
       out += text;
     });
-    await program.parseAsync(args, { from: 'user' });
+    // Every CLI command migrates first; on PostgreSQL that must not race a parallel test file's schema drop.
+    await schemaGuard(() => program.parseAsync(args, { from: 'user' }));
     return out;
   }
   const json = async <T>(...args: string[]) => JSON.parse(await run(...args, '--json')) as T;
 
   async function withDb<T>(fn: (db: DbHandle) => Promise<T>): Promise<T> {
-    return withDeps(config, (deps) => fn(deps.db));
+    return schemaGuard(() => withDeps(config, (deps) => fn(deps.db)));
+  }
+
+  function schemaGuard<T>(fn: () => Promise<T>): Promise<T> {
+    const url = process.env.TEST_DATABASE_URL;
+    return url ? withSchemaLock(url, 'shared', () => fn()) : fn();
   }
 
   it('runs account, warehouse, app, install, token and revocation commands end to end', async () => {

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, withSchemaLock, type TestApp } from '../helpers/app.js';
 import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 
 function assertV1Error(res: LightMyRequestResponse, status: number): { errorCode: number; errorMessages: string[]; referenceId: string; errorMessage?: string } {
@@ -127,6 +127,26 @@ describe('error bodies (resolutions §0)', () => {
     assertV2Error(await t.app.inject({ method: 'PUT', url: '/v2/inventory' }), 404, 5);
   });
 
+  it('query timestamps: URL-encoded or not, an offset or Z; without a zone a 400 naming the parameter', async () => {
+    const list = (qs: string, token = seed.sellerToken) => t.app.inject({ url: `/v1/inventory?${qs}`, headers: { authorization: token } });
+    for (const qs of [
+      'lastUpdatedTs=2026-01-01T00:00:00Z',
+      'lastUpdatedTs=2026-01-01T00%3A00%3A00.123Z',
+      'lastUpdatedTs=2026-01-01T01:00:00%2B01:00',
+      'lastUpdatedTs=2026-01-01T01:00:00+01:00', // the '+' arrives as a space
+      'lastUpdatedTs=2025-12-31T19:00:00-05:00',
+    ]) {
+      assert.equal((await list(qs)).statusCode, 200, qs);
+    }
+    for (const qs of ['lastUpdatedTs=2026-01-01T00:00:00', 'lastUpdatedTs=2026-02-30T00:00:00Z', 'lastUpdatedTs=yesterday']) {
+      const body = assertV1Error(await list(qs), 400);
+      assert.match(body.errorMessages[0]!, /^lastUpdatedTs: /, qs);
+    }
+    const v2 = await t.app.inject({ url: '/v2/inventory?updatedSince=2026-01-01T00:00:00', headers: { authorization: seed.inventory.token } });
+    const b2 = assertV2Error(v2, 400, 3);
+    assert.deepEqual((b2.details[0] as { fieldViolations: { field: string }[] }).fieldViolations.map((f) => f.field), ['updatedSince']);
+  });
+
   it('every error carries X-Request-Id, unique per request', async () => {
     const a = await t.app.inject({ url: '/v1/nope' });
     const b = await t.app.inject({ url: '/v1/nope' });
@@ -144,18 +164,26 @@ describe('a 500 never leaks internals', () => {
   });
   let t: TestApp;
   let seed: SeededAccount;
+  // On PostgreSQL, under the lock that keeps parallel migrations from introspecting a table mid-rename.
+  async function renameTables(pairs: [string, string][]) {
+    const run = async () => {
+      for (const [from, to] of pairs) await sql.raw(`alter table ${from} rename to ${to}`).execute(t.deps.db.db);
+    };
+    const url = process.env.TEST_DATABASE_URL;
+    await (url ? withSchemaLock(url, 'exclusive', run) : run());
+  }
   before(async () => {
     t = await createTestApp({ logDestination: sink });
     seed = await seedAccount(t);
     // Break the database under the routes: every query on warehouses now fails inside the driver.
-    await sql`alter table warehouses rename to warehouses_gone`.execute(t.deps.db.db);
+    await renameTables([['warehouses', 'warehouses_gone'], ['auth_codes', 'auth_codes_gone']]);
   });
   after(async () => {
-    await sql`alter table warehouses_gone rename to warehouses`.execute(t.deps.db.db);
+    await renameTables([['warehouses_gone', 'warehouses'], ['auth_codes_gone', 'auth_codes']]);
     await t.close();
   });
 
-  const internals = /warehouses|no such table|relation|select |sqlite|postgres|stack|\bat \w|\.ts:|\.js:/i;
+  const internals = /warehouses|auth_codes|no such table|relation|select |sqlite|postgres|stack|\bat \w|\.ts:|\.js:/i;
 
   it('v1: 500 with the fixed message and errorMessage; the detail goes to the log with the request id', async () => {
     const res = await t.app.inject({ url: '/v1/warehouses', headers: { authorization: seed.sellerToken } });
@@ -174,5 +202,20 @@ describe('a 500 never leaks internals', () => {
     const body = assertV2Error(res, 500, 13);
     assert.deepEqual(body.details, []);
     assert.doesNotMatch(res.body, internals);
+  });
+
+  it('POST /v1/token: a database failure is a 500 (not an OAuth 400), uncached, without detail', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/token',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${seed.inventory.clientId}:${seed.inventory.clientSecret}`).toString('base64')}`,
+      },
+      payload: 'grant_type=authorization_code&code=some-code&redirect_uri=https%3A%2F%2Fpartner.example%2Foauth%2Fcallback',
+    });
+    const body = assertV1Error(res, 500);
+    assert.equal(res.headers['cache-control'], 'no-store');
+    assert.doesNotMatch(res.body.replace(body.referenceId, ''), internals);
   });
 });

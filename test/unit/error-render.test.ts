@@ -57,6 +57,17 @@ describe('toAppError: validation problems', () => {
     assert.equal(appError.violations[0]?.description, 'entry.a: is required or entry.b: is required');
   });
 
+  it('keeps the unions of different array items apart', () => {
+    const schema = Type.Object({
+      rows: Type.Array(Type.Object({ entry: Type.Union([Type.Object({ a: Type.String() }), Type.Object({ b: Type.Integer() })]) })),
+    });
+    const { appError } = toAppError(validationError(schema, { rows: [{ entry: {} }, { entry: { a: 1 } }] }));
+    assert.deepEqual(appError.violations, [
+      { field: 'rows[0].entry', description: 'rows[0].entry.a: is required or rows[0].entry.b: is required' },
+      { field: 'rows[1].entry', description: 'rows[1].entry.a: must be string or rows[1].entry.b: is required' },
+    ]);
+  });
+
   it('names query parameters', () => {
     const schema = Type.Object({ pageLength: Type.Integer({ maximum: 100 }) }, { additionalProperties: false });
     const { appError } = toAppError(validationError(schema, { pageLength: '500', extra: '1' }, 'querystring'));

@@ -45,7 +45,12 @@ function violationsFrom(error: FastifyError): FieldViolation[] {
   const context = error.validationContext ?? 'body';
   const problems = error.validation ?? [];
   const unions = problems.filter((v) => v.keyword === 'anyOf' || v.keyword === 'oneOf');
-  const branchOf = (v: AjvProblem) => unions.find((u) => u !== v && v.schemaPath.startsWith(`${u.schemaPath}/`));
+  // A branch problem sits under the union in the schema AND in the data (array items share schema paths).
+  const isBranch = (b: AjvProblem, u: AjvProblem) =>
+    b !== u &&
+    b.schemaPath.startsWith(`${u.schemaPath}/`) &&
+    (b.instancePath === u.instancePath || b.instancePath.startsWith(`${u.instancePath}/`));
+  const branchOf = (v: AjvProblem) => unions.find((u) => isBranch(v, u));
   const seen = new Set<string>();
   const out: FieldViolation[] = [];
   for (const v of problems) {
@@ -55,7 +60,7 @@ function violationsFrom(error: FastifyError): FieldViolation[] {
     let description = describe(v);
     if (unions.includes(v)) {
       const branches = problems
-        .filter((b) => b !== v && b.schemaPath.startsWith(`${v.schemaPath}/`))
+        .filter((b) => isBranch(b, v))
         .map((b) => {
           const sub = fieldName(b.instancePath, (b.params as Record<string, unknown>).missingProperty) || context;
           return sub === field ? describe(b) : `${sub}: ${describe(b)}`;
