@@ -29,8 +29,10 @@ export async function buildApp(deps: Deps): Promise<App> {
   app.addSchema(V1Error);
   app.addSchema(V2Error);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Synchronous hook: it runs on every request, and an async one costs a promise each time.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    done();
   });
 
   registerErrorHandling(app);

@@ -13,7 +13,8 @@ import type { DbHandle } from './connect.js';
  */
 const ARG_PREFIX = '\u0000arg:';
 
-export type ArgFn = (name: string) => string;
+/** A named argument: a placeholder typed as the column it stands for. */
+export type ArgFn = <T = string>(name: string) => T;
 
 export interface PreparedQuery<R, A extends Record<string, unknown>> {
   all(args: A): Promise<R[]>;
@@ -24,7 +25,8 @@ export function prepareQuery<R, A extends Record<string, unknown>>(
   handle: DbHandle,
   build: (arg: ArgFn) => Compilable<R>,
 ): PreparedQuery<R, A> {
-  const compiled = build((name) => `${ARG_PREFIX}${name}`).compile();
+  // The placeholder is a marker string whatever T claims; it is swapped for the argument at run time.
+  const compiled = build(<T,>(name: string) => `${ARG_PREFIX}${name}` as unknown as T).compile();
   type Slot = { arg: string | null; value: unknown };
   const slots: Slot[] = compiled.parameters.map((p) =>
     typeof p === 'string' && p.startsWith(ARG_PREFIX) ? { arg: p.slice(ARG_PREFIX.length), value: null } : { arg: null, value: p },

@@ -84,7 +84,7 @@ export async function exchangeCode(t: TestApp, clientId: string, clientSecret: s
  */
 export async function tokenAccepted(t: TestApp, token: string): Promise<boolean> {
   const res = await t.app.inject({ url: '/v1/warehouses', headers: { authorization: `Bearer ${token}` } });
-  if (res.statusCode === 404 && /no route/.test(res.body)) return (await authenticateToken(t.deps.db.db, token)) !== null;
+  if (res.statusCode === 404 && /no route/.test(res.body)) return (await authenticateToken(t.deps.db, token)) !== null;
   return res.statusCode !== 401;
 }
 

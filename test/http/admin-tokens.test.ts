@@ -37,7 +37,7 @@ describe('operator API: tokens', () => {
     assert.equal(body.token_type, 'bearer');
     assert.match(body.access_token, /^mcs_[A-Za-z0-9_-]{43}$/);
     assert.deepEqual(body.scopes, ['inventory', 'sales:orders']);
-    const principal = await authenticateToken(t.deps.db.db, body.access_token);
+    const principal = await authenticateToken(t.deps.db, body.access_token);
     assert.equal(principal?.accountId, accountId);
     assert.equal(principal?.kind, 'SELLER');
     assert.equal(principal?.tokenId, body.tokenId);
@@ -72,7 +72,7 @@ describe('operator API: tokens', () => {
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json(), { tokenId: issued.tokenId, accountId, status: 'REVOKED' });
     assert.equal(await tokenAccepted(t, issued.access_token), false);
-    assert.equal(await authenticateToken(t.deps.db.db, issued.access_token), null);
+    assert.equal(await authenticateToken(t.deps.db, issued.access_token), null);
 
     assertV1Error(await admin(t, 'POST', `/admin/accounts/${accountId}/tokens/${issued.tokenId}/revoke`), 409, /already revoked/);
     assertV1Error(await admin(t, 'POST', `/admin/accounts/${accountId}/tokens/999999/revoke`), 404);
@@ -80,7 +80,7 @@ describe('operator API: tokens', () => {
   });
 
   it('revokes a token an installation holds, leaving the installation\'s other tokens alone', async () => {
-    const target = await authenticateToken(t.deps.db.db, seed.inventory.token);
+    const target = await authenticateToken(t.deps.db, seed.inventory.token);
     assert.ok(target);
     const res = await admin(t, 'POST', `/admin/accounts/${seed.accountId}/tokens/${target.tokenId}/revoke`);
     assert.equal(res.statusCode, 200, res.body);

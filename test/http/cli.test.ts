@@ -87,7 +87,7 @@ describe('operator CLI', { skip }, () => {
 
     await withDb(async (handle) => {
       for (const token of [out.sellerToken.accessToken, ...out.apps.map((a) => a.accessToken)]) {
-        const principal = await authenticateToken(handle.db, token);
+        const principal = await authenticateToken(handle, token);
         assert.equal(principal?.accountId, out.account.accountId);
       }
       assert.equal((await listInstallations(handle.db, out.account.accountId)).length, 4);
@@ -182,11 +182,11 @@ describe('operator CLI commands', () => {
     );
     assert.equal(issued.token_type, 'bearer');
     assert.deepEqual(issued.scopes, ['inventory', 'report']);
-    assert.ok(await withDb((db) => authenticateToken(db.db, issued.access_token)));
+    assert.ok(await withDb((db) => authenticateToken(db, issued.access_token)));
 
     const revoked = await run('token', 'revoke', '--account', String(accountId), '--token-id', String(issued.tokenId));
     assert.match(revoked, /^status +REVOKED$/m);
-    assert.equal(await withDb((db) => authenticateToken(db.db, issued.access_token)), null);
+    assert.equal(await withDb((db) => authenticateToken(db, issued.access_token)), null);
 
     const rotated = await json<{ clientId: string; clientSecret: string; previousSecretsValidUntil: string }>(
       'app', 'rotate-secrets', '--app', String(app.appId), '--overlap-seconds', '60',
@@ -225,7 +225,7 @@ describe('operator CLI commands', () => {
     assert.match(out, /access token +mcs_/);
     const seller = /Seller token \(all scopes, token \d+\):\n {2}(mcs_\S+)/.exec(out)?.[1];
     assert.ok(seller);
-    assert.ok(await withDb((db) => authenticateToken(db.db, seller)));
+    assert.ok(await withDb((db) => authenticateToken(db, seller)));
     assert.ok(out.includes(`curl -s -H "Authorization: Bearer ${seller}" "http://127.0.0.1:8080/v1/warehouses"`));
     assert.match(out, /\/v1\/inventory\?warehouses=\d+,\d+"/);
   });

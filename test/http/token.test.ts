@@ -107,7 +107,7 @@ describe('POST /v1/token', () => {
     assert.equal(res.headers['cache-control'], 'no-store');
     assert.equal(res.headers.pragma, 'no-cache');
     assert.match(String(res.headers['content-type']), /^application\/json/);
-    const principal = await authenticateToken(t.deps.db.db, body.access_token);
+    const principal = await authenticateToken(t.deps.db, body.access_token);
     assert.equal(principal?.accountId, accountId);
     assert.equal(principal?.installationId, i.installationId);
     assert.equal(principal?.kind, 'SALES_CHANNEL');
@@ -135,7 +135,7 @@ describe('POST /v1/token', () => {
       client_secret: i.creds.clientSecret,
     });
     assert.equal(res.statusCode, 200, res.body);
-    assert.equal((await authenticateToken(t.deps.db.db, res.json().access_token))?.kind, 'SHIPPING');
+    assert.equal((await authenticateToken(t.deps.db, res.json().access_token))?.kind, 'SHIPPING');
   });
 
   it('issues a different token for every installation', async () => {
@@ -144,7 +144,7 @@ describe('POST /v1/token', () => {
     const ta = (await standardExchange(t, a)).json().access_token;
     const tb = (await standardExchange(t, b)).json().access_token;
     assert.notEqual(ta, tb);
-    assert.notEqual((await authenticateToken(t.deps.db.db, ta))?.installationId, (await authenticateToken(t.deps.db.db, tb))?.installationId);
+    assert.notEqual((await authenticateToken(t.deps.db, ta))?.installationId, (await authenticateToken(t.deps.db, tb))?.installationId);
   });
 
   describe('client authentication failures (401 invalid_client) leave the code usable', () => {
@@ -285,12 +285,12 @@ describe('POST /v1/token', () => {
     const first = await standardExchange(t, i);
     assert.equal(first.statusCode, 200);
     const token = first.json().access_token as string;
-    assert.ok(await authenticateToken(t.deps.db.db, token));
+    assert.ok(await authenticateToken(t.deps.db, token));
     assert.equal((await t.app.inject({ url: '/v1/warehouses', headers: { authorization: token } })).statusCode, 200);
 
     const second = await standardExchange(t, i);
     assertOAuthError(second, 400, 'invalid_grant');
-    assert.equal(await authenticateToken(t.deps.db.db, token), null, 'the first token no longer authenticates');
+    assert.equal(await authenticateToken(t.deps.db, token), null, 'the first token no longer authenticates');
     const refused = await t.app.inject({ url: '/v1/warehouses', headers: { authorization: token } });
     assert.equal(refused.statusCode, 401);
     assert.equal(refused.json().errorCode, 401);

@@ -81,7 +81,7 @@ describe('sandbox builder', () => {
 
   it('gives every app a token that authenticates as its installation', async () => {
     for (const app of sandbox.apps) {
-      const principal = await authenticateToken(t.deps.db.db, app.accessToken);
+      const principal = await authenticateToken(t.deps.db, app.accessToken);
       assert.ok(principal, `${app.kind} token authenticates`);
       assert.equal(principal.accountId, sandbox.account.accountId);
       assert.equal(principal.kind, app.kind);
@@ -98,7 +98,7 @@ describe('sandbox builder', () => {
   });
 
   it('issues a seller token with every scope', async () => {
-    const principal = await authenticateToken(t.deps.db.db, sandbox.sellerToken.accessToken);
+    const principal = await authenticateToken(t.deps.db, sandbox.sellerToken.accessToken);
     assert.ok(principal);
     assert.equal(principal.kind, 'SELLER');
     assert.equal(principal.tokenId, sandbox.sellerToken.tokenId);
@@ -144,6 +144,6 @@ describe('sandbox builder', () => {
     assert.notEqual(second.account.accountId, sandbox.account.accountId);
     assert.equal(second.account.name, 'Second sandbox');
     assert.ok(second.apps.every((a) => !sandbox.apps.some((b) => b.clientId === a.clientId)));
-    assert.ok(await authenticateToken(t.deps.db.db, sandbox.sellerToken.accessToken));
+    assert.ok(await authenticateToken(t.deps.db, sandbox.sellerToken.accessToken));
   });
 });

@@ -1,46 +1,82 @@
+import type { DbHandle } from '../../db/connect.js';
+import { prepareQuery } from '../../db/prepared.js';
 import type { Db } from '../../db/tx.js';
 import { conflict, notFound } from '../errors.js';
 import type { AppKind, Principal, Scope } from './principal.js';
 import { ACCESS_TOKEN_PREFIX, hashSecret } from './secrets.js';
 
+interface TokenRow {
+  id: number;
+  account_id: number;
+  app_id: number | null;
+  installation_id: number | null;
+  kind: string;
+  scopes: string;
+  revoked_at: string | null;
+  installation_status: string | null;
+  app_name: string | null;
+}
+
+interface MappingRow {
+  warehouse_id: number;
+  warehouse_unique_id: string;
+  controls_stock: number;
+}
+
+/** Every partner request authenticates, so both lookups run as cached prepared statements. */
+function tokenQueries(handle: DbHandle) {
+  const db = handle.db;
+  return {
+    token: prepareQuery<TokenRow, { hash: string }>(handle, (arg) =>
+      db
+        .selectFrom('access_tokens as t')
+        .leftJoin('installations as i', 'i.id', 't.installation_id')
+        .leftJoin('apps as a', 'a.id', 't.app_id')
+        .select([
+          't.id',
+          't.account_id',
+          't.app_id',
+          't.installation_id',
+          't.kind',
+          't.scopes',
+          't.revoked_at',
+          'i.status as installation_status',
+          'a.name as app_name',
+        ])
+        .where('t.token_hash', '=', arg('hash')),
+    ),
+    mappings: prepareQuery<MappingRow, { accountId: number; installationId: number }>(handle, (arg) =>
+      db
+        .selectFrom('warehouse_mappings')
+        .select(['warehouse_id', 'warehouse_unique_id', 'controls_stock'])
+        .where('account_id', '=', arg<number>('accountId'))
+        .where('installation_id', '=', arg<number>('installationId'))
+        .orderBy('warehouse_id'),
+    ),
+  };
+}
+
+const queriesByHandle = new WeakMap<DbHandle, ReturnType<typeof tokenQueries>>();
+
 /**
  * Resolves a presented access token to its principal, or null when it is unknown, revoked, or its
  * installation is. The lookup is by SHA-256, so the raw token is never compared or stored.
  */
-export async function authenticateToken(db: Db, token: string): Promise<Principal | null> {
+export async function authenticateToken(handle: DbHandle, token: string): Promise<Principal | null> {
   if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 200) return null;
-  const row = await db
-    .selectFrom('access_tokens as t')
-    .leftJoin('installations as i', 'i.id', 't.installation_id')
-    .leftJoin('apps as a', 'a.id', 't.app_id')
-    .select([
-      't.id',
-      't.account_id',
-      't.app_id',
-      't.installation_id',
-      't.kind',
-      't.scopes',
-      't.revoked_at',
-      'i.status as installation_status',
-      'a.name as app_name',
-    ])
-    .where('t.token_hash', '=', hashSecret(token))
-    .executeTakeFirst();
+  let queries = queriesByHandle.get(handle);
+  if (!queries) {
+    queries = tokenQueries(handle);
+    queriesByHandle.set(handle, queries);
+  }
+  const row = await queries.token.first({ hash: hashSecret(token) });
   if (!row || row.revoked_at !== null) return null;
   if (row.installation_id !== null && row.installation_status !== 'ACTIVE') return null;
   const kind = row.kind as AppKind;
   const integration = kind === 'SHIPPING' || kind === 'INVENTORY' || kind === 'THIRD_PARTY_LOGISTICS';
   const mappings =
     integration && row.installation_id !== null
-      ? (
-          await db
-            .selectFrom('warehouse_mappings')
-            .select(['warehouse_id', 'warehouse_unique_id', 'controls_stock'])
-            .where('account_id', '=', row.account_id)
-            .where('installation_id', '=', row.installation_id)
-            .orderBy('warehouse_id')
-            .execute()
-        ).map((m) => ({
+      ? (await queries.mappings.all({ accountId: row.account_id, installationId: row.installation_id })).map((m) => ({
           warehouseId: m.warehouse_id,
           warehouseUniqueId: m.warehouse_unique_id,
           controlsStock: m.controls_stock === 1,

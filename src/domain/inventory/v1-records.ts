@@ -1,8 +1,7 @@
 import type { Db } from '../../db/tx.js';
-import { findProductBySku, type ProductRow } from '../catalog/products.js';
+import type { ProductRow } from '../catalog/products.js';
 import { inventoryWarehouseNarrowing, warehouseUniqueIdFor, type Principal } from '../accounts/principal.js';
 import { listAccountWarehouses } from '../accounts/warehouses.js';
-import { notFound } from '../errors.js';
 import { stockRowsFor, type StockRow } from './stock.js';
 
 /** v1 inventory records (document 2.3), built from products and their stock rows. */
@@ -64,6 +63,38 @@ function lastUpdate(product: ProductRow, rows: StockRow[], narrowed: boolean): s
   return rows.reduce((latest, r) => (r.updatedAt > latest ? r.updatedAt : latest), rows[0]!.updatedAt);
 }
 
+/**
+ * One product's detailed record from its stock rows (already limited to the visible warehouses) and the
+ * names of the account's warehouses.
+ */
+export function assembleDetailedRecord(
+  principal: Principal,
+  product: ProductRow,
+  stock: StockRow[],
+  names: ReadonlyMap<number, string>,
+  narrowed: boolean,
+): DetailedInventoryV1 {
+  return {
+    SKU: product.sku,
+    active: product.active,
+    standardProductId: product.standardProductId,
+    standardProductIdType: product.standardProductIdType,
+    totalAvailableQuantity: stock.reduce((sum, r) => sum + r.available, 0),
+    warehouses: stock.map((r) => ({
+      warehouseId: r.warehouseId,
+      warehouseName: names.get(r.warehouseId) ?? '',
+      warehouseUniqueId: warehouseUniqueIdFor(principal, r.warehouseId) ?? String(r.warehouseId),
+      availableQuantity: r.available,
+      assembledQuantity: r.assembled,
+      // One bin per stock row: the row's bin holds its on-hand units.
+      inventoryLocations: r.binLocation !== null && r.binLocation !== '' ? [{ binLocation: r.binLocation, quantity: r.onhand }] : [],
+      updatedTs: r.updatedAt,
+      inboundShipments: [],
+    })),
+    lastInventoryUpdateTs: lastUpdate(product, stock, narrowed),
+  };
+}
+
 /** Detailed records for products, in the order given, showing only the visible warehouses. */
 export async function detailedRecords(
   db: Db,
@@ -89,52 +120,7 @@ export async function detailedRecords(
     list.push(row);
     byProduct.set(row.productId, list);
   }
-  return products.map((product) => {
-    const stock = byProduct.get(product.id) ?? [];
-    return {
-      SKU: product.sku,
-      active: product.active,
-      standardProductId: product.standardProductId,
-      standardProductIdType: product.standardProductIdType,
-      totalAvailableQuantity: stock.reduce((sum, r) => sum + r.available, 0),
-      warehouses: stock.map((r) => ({
-        warehouseId: r.warehouseId,
-        warehouseName: names.get(r.warehouseId) ?? '',
-        warehouseUniqueId: warehouseUniqueIdFor(principal, r.warehouseId) ?? String(r.warehouseId),
-        availableQuantity: r.available,
-        assembledQuantity: r.assembled,
-        // One bin per stock row: the row's bin holds its on-hand units.
-        inventoryLocations: r.binLocation !== null && r.binLocation !== '' ? [{ binLocation: r.binLocation, quantity: r.onhand }] : [],
-        updatedTs: r.updatedAt,
-        inboundShipments: [],
-      })),
-      lastInventoryUpdateTs: lastUpdate(product, stock, visible !== null),
-    };
-  });
-}
-
-async function productOrNotFound(db: Db, principal: Principal, sku: string): Promise<ProductRow> {
-  const product = await findProductBySku(db, principal.accountId, sku);
-  if (!product) throw notFound(`SKU "${sku}" not found`);
-  return product;
-}
-
-/** GET /v1/inventory/{SKU}: the detailed record; another account's SKU is simply not found. */
-export async function getInventoryRecordV1(db: Db, principal: Principal, sku: string): Promise<DetailedInventoryV1> {
-  const product = await productOrNotFound(db, principal, sku);
-  const [record] = await detailedRecords(db, principal, [product], null);
-  return record!;
-}
-
-/** GET /v1/simpleInventory/{SKU}: the total over the warehouses the token may see. */
-export async function getSimpleInventoryV1(db: Db, principal: Principal, sku: string): Promise<SimpleInventoryV1> {
-  const record = await getInventoryRecordV1(db, principal, sku);
-  return {
-    SKU: record.SKU,
-    standardProductId: record.standardProductId,
-    active: record.active,
-    standardProductIdType: record.standardProductIdType,
-    totalAvailableQuantity: record.totalAvailableQuantity,
-    lastInventoryUpdateTs: record.lastInventoryUpdateTs,
-  };
+  return products.map((product) =>
+    assembleDetailedRecord(principal, product, byProduct.get(product.id) ?? [], names, visible !== null),
+  );
 }

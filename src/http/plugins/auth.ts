@@ -57,7 +57,7 @@ function checkBinding(principal: Principal, binding: AuthRequirement['binding'])
 async function authenticate(deps: Deps, request: FastifyRequest): Promise<Principal> {
   const token = tokenFromHeader(request.headers.authorization);
   if (!token) throw unauthenticated('missing access token: send Authorization: Bearer <token>');
-  const principal = await authenticateToken(deps.db.db, token);
+  const principal = await authenticateToken(deps.db, token);
   if (!principal) throw unauthenticated('access token is invalid or revoked');
   request.principal = principal;
   return principal;

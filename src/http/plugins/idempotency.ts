@@ -1,5 +1,5 @@
 import type { App } from '../types.js';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { conflict, invalidArgument } from '../../domain/errors.js';
 import type { Deps } from '../../deps.js';
 import { isUniqueViolation } from '../../db/tx.js';
@@ -39,7 +39,7 @@ export function registerIdempotency(app: App, deps: Deps) {
   const db = deps.db.db;
   app.decorateRequest('idempotency', null);
 
-  app.addHook('preHandler', async (request, reply) => {
+  const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers['idempotency-key'];
     if (request.method !== 'POST' || header === undefined || !request.principal) return;
     const key = Array.isArray(header) ? header[0]! : header;
@@ -95,9 +95,9 @@ export function registerIdempotency(app: App, deps: Deps) {
     reply.code(existing.status_code ?? 200);
     if (existing.content_type) reply.type(existing.content_type);
     return reply.serializer((p: unknown) => String(p)).send(existing.response_body ?? '');
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = null;
@@ -122,5 +122,15 @@ export function registerIdempotency(app: App, deps: Deps) {
       .where('idem_key', '=', claim.key)
       .execute();
     return payload;
+  };
+
+  // Only partner POST routes take the key; GETs (the hot reads) do not pay for these hooks.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const config = route.config as { auth?: unknown } | undefined;
+    if (!methods.includes('POST') || !config?.auth) return;
+    const asList = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+    route.preHandler = [...asList(route.preHandler), preHandler] as typeof route.preHandler;
+    route.onSend = [...asList(route.onSend), onSend] as typeof route.onSend;
   });
 }

@@ -1,6 +1,6 @@
 import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
-import { getInventoryRecordV1 } from '../../../domain/inventory/v1-records.js';
+import { getInventoryRecordV1 } from '../../../domain/inventory/v1-sku-read.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { DetailedInventoryV1, SkuParams } from '../../schemas/inventory-v1.js';
@@ -24,6 +24,6 @@ export function registerGetInventoryBySku(app: App, deps: Deps) {
         response: v1Responses({ 200: DetailedInventoryV1 }, [401, 403, 404, 429]),
       },
     },
-    async (request) => getInventoryRecordV1(deps.db.db, principalOf(request), request.params.SKU),
+    async (request) => getInventoryRecordV1(deps.db, principalOf(request), request.params.SKU),
   );
 }

@@ -1,6 +1,6 @@
 import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
-import { getSimpleInventoryV1 } from '../../../domain/inventory/v1-records.js';
+import { getSimpleInventoryV1 } from '../../../domain/inventory/v1-sku-read.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { SimpleInventoryV1, SkuParams } from '../../schemas/inventory-v1.js';
@@ -21,6 +21,6 @@ export function registerGetSimpleInventory(app: App, deps: Deps) {
         response: v1Responses({ 200: SimpleInventoryV1 }, [401, 404, 429]),
       },
     },
-    async (request) => getSimpleInventoryV1(deps.db.db, principalOf(request), request.params.SKU),
+    async (request) => getSimpleInventoryV1(deps.db, principalOf(request), request.params.SKU),
   );
 }
