@@ -8,6 +8,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** Connections each process keeps to PostgreSQL. */
+  pgPoolSize: number;
   adminToken: string | null;
   publicBaseUrl: string | null;
   serverSecret: string | null;
@@ -81,6 +83,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: text('HOST') ?? '127.0.0.1',
     dataDir: text('DATA_DIR') ?? './data',
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    pgPoolSize: int('PG_POOL_SIZE', 10, 1, 1000),
     adminToken,
     publicBaseUrl: publicBaseUrl ? publicBaseUrl.replace(/\/+$/, '') : null,
     serverSecret,

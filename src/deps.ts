@@ -39,7 +39,11 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
   const log = overrides.log ?? createLogger(config);
   const db =
     overrides.db ??
-    connectDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'service.db') });
+    connectDatabase({
+      databaseUrl: config.databaseUrl,
+      sqliteFile: path.join(config.dataDir, 'service.db'),
+      pgPoolSize: config.pgPoolSize,
+    });
   const signer = overrides.signer ?? createSigner(resolveServerSecret(config.serverSecret, config.dataDir));
   const clock = overrides.clock ?? systemClock;
   const settings = { rps: config.rateLimitRps, burst: config.rateLimitBurst };

@@ -43,6 +43,16 @@ describe('operator API authentication', () => {
         remoteAddress: '10.0.0.5',
       });
       assertV1Error(remote, 401, /ADMIN_TOKEN/);
+      // A reverse proxy on the same host connects from loopback but relays someone else.
+      for (const header of ['x-forwarded-for', 'x-real-ip', 'forwarded']) {
+        const proxied = await dev.app.inject({
+          method: 'POST',
+          url: '/admin/accounts',
+          payload: { name: 'Proxied' },
+          headers: { [header]: header === 'forwarded' ? 'for=203.0.113.9' : '203.0.113.9' },
+        });
+        assertV1Error(proxied, 401, /ADMIN_TOKEN/);
+      }
       const list = await dev.app.inject({ url: '/admin/accounts' });
       assert.deepEqual(
         (list.json() as { results: { name: string }[] }).results.map((a) => a.name),

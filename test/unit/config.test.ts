@@ -27,6 +27,8 @@ describe('loadConfig', () => {
     assert.equal(c.worker, 'inline');
     assert.equal(c.jsonBodyLimitBytes, 10 * 1024 * 1024);
     assert.equal(c.uploadBodyLimitBytes, 200 * 1024 * 1024);
+    assert.equal(c.pgPoolSize, 10);
+    assert.equal(loadConfig({ PG_POOL_SIZE: '25' }).pgPoolSize, 25);
   });
 
   it('reads every variable', () => {
@@ -102,6 +104,7 @@ describe('loadConfig', () => {
     [{ SERVER_SECRET: 'too-short' }, 'SERVER_SECRET'],
     [{ JSON_BODY_LIMIT_MB: '0' }, 'JSON_BODY_LIMIT_MB'],
     [{ UPLOAD_BODY_LIMIT_MB: 'lots' }, 'UPLOAD_BODY_LIMIT_MB'],
+    [{ PG_POOL_SIZE: '0' }, 'PG_POOL_SIZE'],
   ];
   for (const [env, variable] of cases) {
     it(`refuses ${JSON.stringify(env)} with a message naming ${variable}`, () => {

@@ -74,14 +74,21 @@ function isLoopback(ip: string): boolean {
   return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
 }
 
+/** A request relayed by a proxy on this host looks like loopback but comes from elsewhere. */
+function isProxied(request: FastifyRequest): boolean {
+  const h = request.headers;
+  return h['x-forwarded-for'] !== undefined || h['x-forwarded-host'] !== undefined || h['x-real-ip'] !== undefined || h.forwarded !== undefined;
+}
+
 /**
  * /admin: Bearer ADMIN_TOKEN, compared in constant time. In development without ADMIN_TOKEN the operator
- * API answers loopback callers only, so a sandbox on a laptop works without setup but is never exposed.
+ * API answers direct loopback callers only (not ones relayed by a reverse proxy on the same host), so a
+ * sandbox on a laptop works without setup but is never exposed.
  */
 function authorizeAdmin(deps: Deps, request: FastifyRequest): void {
   const expected = deps.config.adminToken;
   if (expected === null) {
-    if (!deps.config.production && isLoopback(request.ip)) return;
+    if (!deps.config.production && isLoopback(request.ip) && !isProxied(request)) return;
     throw unauthenticated('the operator API needs ADMIN_TOKEN to be configured');
   }
   const token = tokenFromHeader(request.headers.authorization);
