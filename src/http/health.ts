@@ -10,7 +10,7 @@ export function registerHealthRoutes(app: App, deps: Deps) {
       schema: {
         tags: ['operations'],
         summary: 'Liveness: the process is up',
-        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+        response: { 200: Type.Object({ status: Type.Literal('ok') }, { examples: [{ status: 'ok' }] }) },
       },
     },
     async () => ({ status: 'ok' as const }),
@@ -22,8 +22,11 @@ export function registerHealthRoutes(app: App, deps: Deps) {
         tags: ['operations'],
         summary: 'Readiness: the database answers',
         response: {
-          200: Type.Object({ status: Type.Literal('ready'), database: Type.String() }),
-          503: Type.Object({ status: Type.Literal('unavailable'), database: Type.String() }),
+          200: Type.Object({ status: Type.Literal('ready'), database: Type.String() }, { examples: [{ status: 'ready', database: 'sqlite' }] }),
+          503: Type.Object(
+            { status: Type.Literal('unavailable'), database: Type.String() },
+            { examples: [{ status: 'unavailable', database: 'postgres' }] },
+          ),
         },
       },
     },

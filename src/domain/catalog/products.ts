@@ -17,7 +17,8 @@ export interface ProductIdentifiers {
   standardProductIdType?: StandardProductIdType | null;
 }
 
-function toRow(r: {
+/** Maps a products row (or any row carrying its columns) to the domain shape. */
+export function toProductRow(r: {
   id: number;
   sku: string;
   standard_product_id: string | null;
@@ -45,7 +46,7 @@ export async function findProductBySku(db: Db, accountId: number, sku: string): 
     .where('account_id', '=', accountId)
     .where('sku', '=', sku)
     .executeTakeFirst();
-  return row ? toRow(row) : null;
+  return row ? toProductRow(row) : null;
 }
 
 /** SKU lookups for a list, exact or case-insensitive; the result maps each requested SKU to its products. */
@@ -65,7 +66,7 @@ export async function findProductsBySkus(
         .where('sku_lower', 'in', skus.map((s) => s.toLowerCase()))
         .orderBy('id')
         .execute();
-  return rows.map(toRow);
+  return rows.map(toProductRow);
 }
 
 /**
@@ -99,7 +100,7 @@ export async function findOrCreateProduct(
     .onConflict((oc) => oc.columns(['account_id', 'sku']).doNothing())
     .returning(PRODUCT_COLUMNS)
     .executeTakeFirst();
-  if (inserted) return { product: toRow(inserted), created: true };
+  if (inserted) return { product: toProductRow(inserted), created: true };
   const winner = await findProductBySku(db, accountId, sku);
   if (!winner) throw new Error(`product ${sku} vanished after a conflicting insert`);
   return { product: winner, created: false };

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/tx.js';
-import { findProductsBySkus, type ProductRow } from '../catalog/products.js';
+import { findProductsBySkus, toProductRow, type ProductRow } from '../catalog/products.js';
 import { inventoryWarehouseNarrowing, type Principal } from '../accounts/principal.js';
 import { listAccountWarehouses } from '../accounts/warehouses.js';
 import { invalidField } from '../errors.js';
@@ -110,16 +110,7 @@ export async function listInventoryV1(
     query = query.where((eb) => eb(eb.refTuple('p.inventory_updated_at', 'p.id'), '>', eb.tuple(after.ts, after.id)));
   }
   const rows = await query.orderBy('p.inventory_updated_at').orderBy('p.id').limit(pageLength + 1).execute();
-  const page = rows.slice(0, pageLength).map(
-    (r): ProductRow => ({
-      id: r.id,
-      sku: r.sku,
-      standardProductId: r.standard_product_id,
-      standardProductIdType: r.standard_product_id_type,
-      active: r.active === 1,
-      inventoryUpdatedAt: r.inventory_updated_at,
-    }),
-  );
+  const page = rows.slice(0, pageLength).map(toProductRow);
   const last = page[page.length - 1];
   const next = rows.length > pageLength && last ? { ts: last.inventoryUpdatedAt, id: last.id } : null;
 

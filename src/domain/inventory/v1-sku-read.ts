@@ -1,6 +1,7 @@
 import type { DbHandle } from '../../db/connect.js';
 import { prepareQuery } from '../../db/prepared.js';
 import type { Principal } from '../accounts/principal.js';
+import { toProductRow } from '../catalog/products.js';
 import { notFound } from '../errors.js';
 import type { StockRow } from './stock.js';
 import { assembleDetailedRecord, visibleWarehouses, type DetailedInventoryV1, type SimpleInventoryV1 } from './v1-records.js';
@@ -85,15 +86,7 @@ export async function getInventoryRecordV1(handle: DbHandle, principal: Principa
       updatedAt: r.updated_at ?? first.inventory_updated_at,
     });
   }
-  const product = {
-    id: first.id,
-    sku: first.sku,
-    standardProductId: first.standard_product_id,
-    standardProductIdType: first.standard_product_id_type,
-    active: first.active === 1,
-    inventoryUpdatedAt: first.inventory_updated_at,
-  };
-  return assembleDetailedRecord(principal, product, stock, names, visible !== null);
+  return assembleDetailedRecord(principal, toProductRow(first), stock, names, visible !== null);
 }
 
 /** The simple record: the total over the warehouses the token may see. */
