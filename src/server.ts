@@ -3,6 +3,7 @@ import { closeDeps, createDeps } from './deps.js';
 import type { Config } from './config.js';
 import { migrateToLatest } from './db/migrations/index.js';
 import type { Kysely } from 'kysely';
+import { startWorker } from './jobs/worker.js';
 
 /** Starts the HTTP server: migrate, listen, and close gracefully on SIGINT/SIGTERM. */
 export async function serve(config: Config): Promise<void> {
@@ -23,6 +24,8 @@ export async function serve(config: Config): Promise<void> {
     lines.push('  ADMIN_TOKEN is not set: the operator API (/admin) answers loopback callers only.');
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+  // WORKER=off when workers run as their own processes (`npm run cli -- worker`).
+  const worker = config.worker === 'inline' ? startWorker(deps) : null;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -36,6 +39,7 @@ export async function serve(config: Config): Promise<void> {
     force.unref();
     try {
       await app.close();
+      await worker?.stop();
       await closeDeps(deps);
     } finally {
       process.exit(0);

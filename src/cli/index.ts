@@ -6,6 +6,7 @@ import { closeDeps, createDeps, createLogger, type Deps } from '../deps.js';
 import { migrateToLatest } from '../db/migrations/index.js';
 import { registerAdminCommands } from './admin-commands.js';
 import { registerSandboxCommand } from './sandbox.js';
+import { registerWorkerCommand } from './worker.js';
 
 /** Runs fn with deps on a migrated database, then closes everything. */
 export async function withDeps<T>(config: Config, fn: (deps: Deps) => Promise<T>): Promise<T> {
@@ -37,4 +38,5 @@ export function registerCliCommands(program: Command, config: () => Config) {
     });
   registerAdminCommands(program, config, withDeps);
   registerSandboxCommand(program, config, withDeps);
+  registerWorkerCommand(program, config);
 }

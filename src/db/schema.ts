@@ -139,6 +139,207 @@ export interface IdempotencyKeysTable {
   expires_at: string;
 }
 
+/**
+ * Background jobs (outbox), see src/jobs/. One queue for every account, so its leasing indexes start with
+ * status rather than account_id; the operator listing has an (account_id, id) index.
+ */
+export interface JobsTable {
+  id: Generated<number>;
+  /** Null for service jobs that belong to no account. */
+  account_id: number | null;
+  type: string;
+  /** JSON text. */
+  payload: string;
+  /** PENDING, RUNNING, SUCCEEDED or DEAD. */
+  status: string;
+  attempts: number;
+  max_attempts: number;
+  run_at: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  last_error: string | null;
+  /** At most one PENDING or RUNNING job per key. */
+  dedupe_key: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+/** One row per finished attempt of a job (SUCCEEDED or FAILED), for the operator. */
+export interface JobAttemptsTable {
+  id: Generated<number>;
+  account_id: number | null;
+  job_id: number;
+  attempt: number;
+  worker: string;
+  outcome: string;
+  error: string | null;
+  started_at: string;
+  finished_at: string;
+}
+
+/** Recurring jobs: the worker that moves next_run_at forward enqueues the run. */
+export interface JobSchedulesTable {
+  name: string;
+  next_run_at: string;
+  last_job_id: number | null;
+  updated_at: string;
+}
+
+/** Sales orders (migration 003). Money is decimal text; accounting and addresses are JSON text. */
+export interface SalesOrdersTable {
+  id: Generated<number>;
+  account_id: number;
+  /** Sales-channel installation that sent the order; null for seller-created orders. */
+  storefront_id: number | null;
+  /** Scope of channel_order_id uniqueness: "s:<storefrontId>" or "c:<channel>" (seller-created). */
+  channel_key: string;
+  channel: string;
+  channel_label: string | null;
+  channel_order_id: string;
+  channel_order_reference_number: string | null;
+  status: string;
+  paid: number;
+  paid_ts: string | null;
+  cancellation_reason: string | null;
+  customer_notes: string | null;
+  marketplace_id: string | null;
+  customer_name: string | null;
+  customer_email: string | null;
+  order_ts: string;
+  requested_service_level: string | null;
+  standard_service_level: string;
+  accounting: string | null;
+  shipping_address: string | null;
+  billing_address: string | null;
+  fba: number;
+  channel_will_fulfill: number;
+  prime: number;
+  business_order: number;
+  accepted_ts: string | null;
+  created_at: string;
+  last_updated_ts: string;
+}
+
+export interface SalesOrderLinesTable {
+  id: Generated<number>;
+  account_id: number;
+  order_id: number;
+  position: number;
+  channel_line_item_id: string | null;
+  status: string;
+  requested_title: string | null;
+  requested_sku: string;
+  /** Null when the requested SKU is unknown; the line is then not routed. */
+  product_id: number | null;
+  sku: string | null;
+  quantity: number;
+  cancel_quantity: number;
+  shipped_quantity: number;
+  returned_quantity: number;
+  unit_price: string | null;
+  cost: string | null;
+  total_weight: string | null;
+  package_dimensions: string | null;
+  hazmat: string | null;
+  refund: string | null;
+  refund_reason: string | null;
+  gift_wrap_message: string | null;
+  gift_wrap_level: string | null;
+  earliest_ship_by: string | null;
+  latest_ship_by: string | null;
+  earliest_deliver_by: string | null;
+  latest_deliver_by: string | null;
+  requested_service_level: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * Units of a line placed in one warehouse: quantity = reserved + backordered + shipped + cancelled.
+ * reserved units are held in inventory.reserved_quantity; backordered ones reserve nothing.
+ */
+export interface OrderLineRoutesTable {
+  id: Generated<number>;
+  account_id: number;
+  order_id: number;
+  line_id: number;
+  warehouse_id: number;
+  product_id: number;
+  quantity: number;
+  reserved_quantity: number;
+  backorder_quantity: number;
+  shipped_quantity: number;
+  cancelled_quantity: number;
+  assembled_quantity: number | null;
+  routed_at: string;
+  updated_at: string;
+}
+
+export interface SalesOrderStatusConfirmationsTable {
+  id: Generated<number>;
+  account_id: number;
+  order_id: number;
+  token_id: number;
+  status: string;
+  /** JSON array of line item ids. */
+  line_items: string;
+  confirmed_at: string;
+}
+
+export interface SalesOrderPackagesTable {
+  id: Generated<number>;
+  account_id: number;
+  order_id: number;
+  warehouse_id: number | null;
+  /** fulfillmentPackageId (v1) or externalShipmentId (v2): the replay key within the order. */
+  external_package_id: string;
+  source: string;
+  carrier: string | null;
+  service_level: string | null;
+  cost: string | null;
+  tracking: string | null;
+  shipped_ts: string;
+  rma: string | null;
+  label_url: string | null;
+  package_weight: string | null;
+  package_weight_uom: string | null;
+  package_height: string | null;
+  package_width: string | null;
+  package_length: string | null;
+  shipped_from: string | null;
+  shipped_to: string | null;
+  created_at: string;
+}
+
+export interface SalesOrderPackageItemsTable {
+  id: Generated<number>;
+  account_id: number;
+  package_id: number;
+  line_id: number;
+  quantity: number;
+}
+
+export interface SalesOrderReturnsTable {
+  id: Generated<number>;
+  account_id: number;
+  order_id: number;
+  channel_return_id: string | null;
+  request_ts: string;
+  cancelled: number;
+  created_at: string;
+}
+
+export interface SalesOrderReturnItemsTable {
+  id: Generated<number>;
+  account_id: number;
+  return_id: number;
+  line_id: number;
+  quantity: number;
+  original_quantity: number;
+  refund_amount: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   warehouses: WarehousesTable;
@@ -151,4 +352,15 @@ export interface Database {
   inventory: InventoryTable;
   inventory_reservations: InventoryReservationsTable;
   idempotency_keys: IdempotencyKeysTable;
+  jobs: JobsTable;
+  job_attempts: JobAttemptsTable;
+  job_schedules: JobSchedulesTable;
+  sales_orders: SalesOrdersTable;
+  sales_order_lines: SalesOrderLinesTable;
+  order_line_routes: OrderLineRoutesTable;
+  sales_order_status_confirmations: SalesOrderStatusConfirmationsTable;
+  sales_order_packages: SalesOrderPackagesTable;
+  sales_order_package_items: SalesOrderPackageItemsTable;
+  sales_order_returns: SalesOrderReturnsTable;
+  sales_order_return_items: SalesOrderReturnItemsTable;
 }

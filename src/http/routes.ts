@@ -4,6 +4,7 @@ import { registerAdminRoutes } from './admin/index.js';
 import { registerTokenRoutes } from './v1/token/index.js';
 import { registerV1InventoryRoutes } from './v1/inventory/index.js';
 import { registerWarehouseRoutes } from './v1/warehouses/index.js';
+import { registerV1SalesOrderRoutes } from './v1/sales-orders/index.js';
 import { registerV2InventoryRoutes } from './v2/inventory/index.js';
 
 /** Every area's routes; each area's index.ts registers its operations and their auth requirements. */
@@ -11,6 +12,7 @@ export async function registerRoutes(app: App, deps: Deps): Promise<void> {
   registerTokenRoutes(app, deps);
   registerWarehouseRoutes(app, deps);
   registerV1InventoryRoutes(app, deps);
+  registerV1SalesOrderRoutes(app, deps);
   registerV2InventoryRoutes(app, deps);
   registerAdminRoutes(app, deps);
 }

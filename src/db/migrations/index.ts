@@ -2,6 +2,8 @@ import type { ColumnDefinitionBuilder, Kysely, Migration, MigrationProvider } fr
 import { Migrator, sql } from 'kysely';
 import type { Dialect } from '../connect.js';
 import * as m001 from './001_foundation.js';
+import * as m002 from './002_jobs.js';
+import * as m003 from './003_sales_orders.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -18,6 +20,8 @@ type MigrationModule = {
 /** Listed by hand (not read from the directory) so the built and the tsx-run service migrate alike. */
 const MIGRATIONS: Record<string, MigrationModule> = {
   '001_foundation': m001,
+  '002_jobs': m002,
+  '003_sales_orders': m003,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

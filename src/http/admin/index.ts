@@ -6,6 +6,7 @@ import { registerCreateWarehouse } from './create-warehouse.js';
 import { registerGetAccount } from './get-account.js';
 import { registerGetApp } from './get-app.js';
 import { registerInstallApp } from './install-app.js';
+import { registerAdminJobRoutes } from './jobs/index.js';
 import { registerListAccounts } from './list-accounts.js';
 import { registerListInstallations } from './list-installations.js';
 import { registerListWarehouses } from './list-warehouses.js';
@@ -34,4 +35,5 @@ export function registerAdminRoutes(app: App, deps: Deps): void {
   registerCreateToken(app, deps);
   registerRevokeToken(app, deps);
   registerRevokeTokenByValue(app, deps);
+  registerAdminJobRoutes(app, deps);
 }

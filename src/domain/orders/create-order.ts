@@ -1,0 +1,147 @@
+import type { Tx } from '../../db/tx.js';
+import type { Principal } from '../accounts/principal.js';
+import { listAccountWarehouses } from '../accounts/warehouses.js';
+import { invalidArgument, invalidField, permissionDenied } from '../errors.js';
+import { standardServiceLevelFor } from './model.js';
+import { validateCreateInput, type CreateOrderInput } from './order-input.js';
+import { candidateWarehouses, defaultWarehouse, routeLine } from './routing.js';
+import { orderViews, type SalesOrderV1 } from './view.js';
+import { resolveRequestedSkus } from './sku-resolution.js';
+
+/**
+ * POST /v1/salesOrder (resolutions §3): a storefront's or a seller's order, idempotent on channelOrderId
+ * per channel (a repeat returns the stored order unchanged). Its lines reserve and route stock in the
+ * same transaction, so an order exists only with its reservations.
+ */
+
+export type { CreateOrderInput } from './order-input.js';
+
+export interface CreateOrderResult {
+  created: boolean;
+  order: SalesOrderV1;
+}
+
+/** Who sends the order: a storefront (channel from its installation) or a seller (channel from the body). */
+async function channelOf(tx: Tx, principal: Principal, input: CreateOrderInput) {
+  if (principal.storefrontId !== null) {
+    const storefront = await tx
+      .selectFrom('installations')
+      .select('storefront_name')
+      .where('account_id', '=', principal.accountId)
+      .where('id', '=', principal.storefrontId)
+      .executeTakeFirst();
+    return {
+      storefrontId: principal.storefrontId,
+      channelKey: `s:${principal.storefrontId}`,
+      channel: principal.appName ?? 'storefront',
+      channelLabel: storefront?.storefront_name ?? null,
+    };
+  }
+  if (principal.kind !== 'SELLER') {
+    throw permissionDenied('sales orders are created by a sales-channel (storefront) token or a seller token');
+  }
+  const channel = input.channel?.trim() ?? '';
+  if (channel === '') throw invalidField('channel', 'is required when a seller token creates an order');
+  return { storefrontId: null, channelKey: `c:${channel}`, channel, channelLabel: input.channelLabel ?? null };
+}
+
+export async function createSalesOrder(tx: Tx, principal: Principal, input: CreateOrderInput, now: Date): Promise<CreateOrderResult> {
+  const checked = validateCreateInput(input);
+  const accountId = principal.accountId;
+  const source = await channelOf(tx, principal, input);
+  const existing = async () =>
+    tx
+      .selectFrom('sales_orders')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('channel_key', '=', source.channelKey)
+      .where('channel_order_id', '=', input.channelOrderId)
+      .executeTakeFirst();
+  const scope = { storefrontId: null, warehouseIds: null };
+  const repeat = await existing();
+  if (repeat) return { created: false, order: (await orderViews(tx, principal, [repeat], scope))[0]! };
+
+  const iso = now.toISOString();
+  const status = input.status ?? 'PENDING';
+  const inserted = await tx
+    .insertInto('sales_orders')
+    .values({
+      account_id: accountId,
+      storefront_id: source.storefrontId,
+      channel_key: source.channelKey,
+      channel: source.channel,
+      channel_label: source.channelLabel,
+      channel_order_id: input.channelOrderId,
+      channel_order_reference_number: input.channelOrderReferenceNumber ?? null,
+      status,
+      paid: status === 'PENDING' ? 1 : 0,
+      paid_ts: null,
+      cancellation_reason: null,
+      customer_notes: input.customer_notes ?? null,
+      marketplace_id: input.marketplaceId ?? null,
+      customer_name: input.customerName ?? null,
+      customer_email: input.customerEmail ?? null,
+      order_ts: checked.orderTs,
+      requested_service_level: input.requestedServiceLevel ?? null,
+      standard_service_level: standardServiceLevelFor(input.standardServiceLevel ?? null, input.requestedServiceLevel ?? null),
+      accounting: checked.accounting,
+      shipping_address: checked.shippingAddress,
+      billing_address: checked.billingAddress,
+      fba: input.fba ? 1 : 0,
+      channel_will_fulfill: input.channelWillFulfill ? 1 : 0,
+      prime: input.prime ? 1 : 0,
+      business_order: input.businessOrder ? 1 : 0,
+      accepted_ts: null,
+      created_at: iso,
+      last_updated_ts: iso,
+    })
+    // A parallel create of the same channel order won: answer with that one, unchanged.
+    .onConflict((oc) => oc.columns(['account_id', 'channel_key', 'channel_order_id']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (!inserted) {
+    const winner = await existing();
+    if (!winner) throw invalidArgument('the order could not be stored; retry the request');
+    return { created: false, order: (await orderViews(tx, principal, [winner], scope))[0]! };
+  }
+
+  const products = await resolveRequestedSkus(tx, accountId, checked.lines.map((l) => l.requestedSku));
+  const warehouses = await listAccountWarehouses(tx, accountId);
+  const candidates = candidateWarehouses(warehouses, input.fba === true || input.channelWillFulfill === true);
+  const fallback = defaultWarehouse(warehouses);
+  const toRoute: { lineId: number; productId: number; quantity: number }[] = [];
+  for (const [position, line] of checked.lines.entries()) {
+    const { requestedSku, ...columns } = line;
+    const product = products.get(requestedSku) ?? null;
+    const row = await tx
+      .insertInto('sales_order_lines')
+      .values({
+        ...columns,
+        account_id: accountId,
+        order_id: inserted.id,
+        position,
+        status,
+        requested_sku: requestedSku,
+        product_id: product?.id ?? null,
+        sku: product?.sku ?? null,
+        cancel_quantity: 0,
+        shipped_quantity: 0,
+        returned_quantity: 0,
+        refund: null,
+        refund_reason: null,
+        created_at: iso,
+        updated_at: iso,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // Unknown SKUs stay on the order (requestedSku kept, sku null) but reserve and route nothing.
+    if (product) toRoute.push({ lineId: row.id, productId: product.id, quantity: line.quantity });
+  }
+  // Stock rows are locked in product order, the same in every order, so two orders for the same SKUs
+  // in different line orders do not deadlock each other on PostgreSQL.
+  toRoute.sort((a, b) => a.productId - b.productId || a.lineId - b.lineId);
+  for (const line of toRoute) {
+    await routeLine(tx, accountId, { ...line, orderId: inserted.id }, candidates, fallback, now);
+  }
+  return { created: true, order: (await orderViews(tx, principal, [inserted], scope))[0]! };
+}

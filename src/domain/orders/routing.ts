@@ -1,0 +1,111 @@
+import type { Tx } from '../../db/tx.js';
+import type { WarehouseRow } from '../accounts/warehouses.js';
+import { recordReservation, reserveUnits, touchProductInventory } from './reservations.js';
+
+/**
+ * Routing (DESIGN.md "Domain model"): a line goes to the warehouse with the most available units of its
+ * SKU (ties: lowest warehouse id); when none holds enough, it is split across warehouses by descending
+ * availability; whatever is left goes to the account's default warehouse as a backorder.
+ *
+ * - Channel-fulfilled warehouses are candidates only when the order says the channel fulfils it
+ *   (fba or channelWillFulfill).
+ * - The default warehouse is the account's lowest-id warehouse that is not channel-fulfilled. An account
+ *   without one leaves the remainder unrouted.
+ * - A backorder reserves nothing: the units sit on the route as backorder_quantity, so available never
+ *   goes negative and available = on-hand − reserved still holds. They are shown in routing_info like
+ *   any routed units.
+ * - Each placement is a conditional reservation; when a parallel order took the units first, the
+ *   candidates are read again, so the outcome is as if the orders had run one after the other.
+ */
+
+export interface RoutingPlace {
+  warehouseId: number;
+  reserved: number;
+  backordered: number;
+}
+
+export interface LineToRoute {
+  lineId: number;
+  orderId: number;
+  productId: number;
+  quantity: number;
+}
+
+/** Re-reads after a lost race are bounded; anything still unplaced then is backordered. */
+const MAX_PLACEMENT_ATTEMPTS = 50;
+
+export function defaultWarehouse(warehouses: readonly WarehouseRow[]): WarehouseRow | null {
+  return [...warehouses].filter((w) => !w.channelFulfilled).sort((a, b) => a.id - b.id)[0] ?? null;
+}
+
+export function candidateWarehouses(warehouses: readonly WarehouseRow[], channelFulfils: boolean): number[] {
+  return warehouses.filter((w) => channelFulfils || !w.channelFulfilled).map((w) => w.id);
+}
+
+async function mostAvailable(tx: Tx, accountId: number, productId: number, candidates: number[]) {
+  return tx
+    .selectFrom('inventory')
+    .select(['warehouse_id', 'available_quantity'])
+    .where('account_id', '=', accountId)
+    .where('product_id', '=', productId)
+    .where('warehouse_id', 'in', candidates)
+    .where('available_quantity', '>', 0)
+    .orderBy('available_quantity', 'desc')
+    .orderBy('warehouse_id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Decides and reserves where a line's units go; returns one entry per warehouse used. */
+export async function routeLine(
+  tx: Tx,
+  accountId: number,
+  line: LineToRoute,
+  candidates: number[],
+  fallback: WarehouseRow | null,
+  now: Date,
+): Promise<RoutingPlace[]> {
+  const placed = new Map<number, RoutingPlace>();
+  let remaining = line.quantity;
+  for (let attempt = 0; remaining > 0 && candidates.length > 0 && attempt < MAX_PLACEMENT_ATTEMPTS; attempt++) {
+    const top = await mostAvailable(tx, accountId, line.productId, candidates);
+    if (!top) break;
+    const take = Math.min(remaining, top.available_quantity);
+    if (!(await reserveUnits(tx, accountId, line.productId, top.warehouse_id, take, now))) continue;
+    await recordReservation(tx, accountId, line.productId, top.warehouse_id, line.lineId, take, now);
+    const entry = placed.get(top.warehouse_id) ?? { warehouseId: top.warehouse_id, reserved: 0, backordered: 0 };
+    entry.reserved += take;
+    placed.set(top.warehouse_id, entry);
+    remaining -= take;
+  }
+  if (remaining > 0 && fallback) {
+    const entry = placed.get(fallback.id) ?? { warehouseId: fallback.id, reserved: 0, backordered: 0 };
+    entry.backordered += remaining;
+    placed.set(fallback.id, entry);
+  }
+  const places = [...placed.values()];
+  if (places.length > 0) {
+    await tx
+      .insertInto('order_line_routes')
+      .values(
+        places.map((p) => ({
+          account_id: accountId,
+          order_id: line.orderId,
+          line_id: line.lineId,
+          warehouse_id: p.warehouseId,
+          product_id: line.productId,
+          quantity: p.reserved + p.backordered,
+          reserved_quantity: p.reserved,
+          backorder_quantity: p.backordered,
+          shipped_quantity: 0,
+          cancelled_quantity: 0,
+          assembled_quantity: null,
+          routed_at: now.toISOString(),
+          updated_at: now.toISOString(),
+        })),
+      )
+      .execute();
+  }
+  if (places.some((p) => p.reserved > 0)) await touchProductInventory(tx, accountId, line.productId, now);
+  return places;
+}

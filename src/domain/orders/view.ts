@@ -1,0 +1,231 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/tx.js';
+import type { OrderLineRoutesTable, SalesOrderLinesTable, SalesOrdersTable } from '../../db/schema.js';
+import { isIntegrationKind, warehouseUniqueIdFor, type Principal } from '../accounts/principal.js';
+import { decimalOutput } from './decimal.js';
+import { ACCOUNTING_FIELDS, type Address } from './model.js';
+import type { OrderScope } from './visibility.js';
+
+/** The v1 sales order shape (document 2.10), assembled from the order, line and route rows. */
+
+export type OrderRow = Selectable<SalesOrdersTable>;
+type LineRow = Selectable<SalesOrderLinesTable>;
+type RouteRow = Selectable<OrderLineRoutesTable>;
+
+export interface RoutingInfoV1 {
+  warehouseId: number;
+  /** Only for integration tokens (document 2.10); absent otherwise. */
+  warehouseUniqueId?: string | null;
+  quantity: number;
+  assembledQuantity: number | null;
+  kitComponents: { SKU: string; componentQuantity: number }[] | null;
+}
+
+export interface LineItemV1 {
+  lineItemId: string;
+  channelLineItemId: string | null;
+  status: string;
+  requestedTitle: string | null;
+  requestedSku: string;
+  sku: string | null;
+  SKU: string | null;
+  primary_image: { url: string; hash: string } | null;
+  mpn: string | null;
+  standard_product_id: string | null;
+  title: string | null;
+  quantity: number;
+  routing_info: RoutingInfoV1[];
+  cancelQuantity: number;
+  shippedQuantity: number;
+  unitPrice: number | null;
+  cost: number | null;
+  totalWeight: number | null;
+  packageDimensions: unknown;
+  hazmat: { flagged: boolean } | null;
+  refund: number | null;
+  refundReason: string | null;
+  giftWrapMessage: string | null;
+  giftWrapLevel: string | null;
+  earliestShipBy: string | null;
+  latestShipBy: string | null;
+  earliestDeliverBy: string | null;
+  latestDeliverBy: string | null;
+  requestedServiceLevel: string | null;
+}
+
+export interface SalesOrderV1 {
+  orderNumber: string;
+  status: string;
+  cancellationReason: string | null;
+  channel: string;
+  channelLabel: string | null;
+  channelOrderId: string;
+  channelOrderReferenceNumber: string | null;
+  customer_notes: string | null;
+  marketplaceId: string | null;
+  customerName: string | null;
+  customerEmail: string | null;
+  orderTs: string;
+  lastUpdatedTs: string;
+  acceptedTs: string | null;
+  requestedServiceLevel: string | null;
+  standardServiceLevel: string;
+  shipBy: string | null;
+  accounting: Record<string, number | null> | null;
+  shippingAddress: Address | null;
+  billingAddress: Address | null;
+  packages: unknown[];
+  products: LineItemV1[];
+  returnOrders: unknown[];
+  fba: boolean;
+  channelWillFulfill: boolean;
+  prime: boolean;
+  businessOrder: boolean;
+}
+
+function parseJson<T>(text: string | null): T | null {
+  return text === null ? null : (JSON.parse(text) as T);
+}
+
+function accountingView(text: string | null): Record<string, number | null> | null {
+  const stored = parseJson<Record<string, string>>(text);
+  if (stored === null) return null;
+  return Object.fromEntries(ACCOUNTING_FIELDS.map((f) => [f, decimalOutput(stored[f] ?? null)]));
+}
+
+interface ProductInfo {
+  title: string | null;
+  standardProductId: string | null;
+}
+
+function lineView(
+  principal: Principal,
+  line: LineRow,
+  routes: RouteRow[],
+  product: ProductInfo | undefined,
+  narrowed: boolean,
+): LineItemV1 {
+  const showUniqueId = isIntegrationKind(principal.kind);
+  const sum = (pick: (r: RouteRow) => number) => routes.reduce((n, r) => n + pick(r), 0);
+  return {
+    lineItemId: String(line.id),
+    channelLineItemId: line.channel_line_item_id,
+    status: line.status,
+    requestedTitle: line.requested_title,
+    requestedSku: line.requested_sku,
+    sku: line.sku,
+    SKU: line.sku,
+    primary_image: null,
+    mpn: null,
+    standard_product_id: product?.standardProductId ?? null,
+    title: product?.title ?? null,
+    // A narrowed view shows what is routed to the visible warehouses (resolutions §2).
+    quantity: narrowed ? sum((r) => r.quantity) : line.quantity,
+    routing_info: routes
+      .filter((r) => r.quantity > 0)
+      .map((r) => ({
+        warehouseId: r.warehouse_id,
+        ...(showUniqueId ? { warehouseUniqueId: warehouseUniqueIdFor(principal, r.warehouse_id) } : {}),
+        quantity: r.quantity,
+        assembledQuantity: r.assembled_quantity,
+        kitComponents: null,
+      })),
+    cancelQuantity: narrowed ? sum((r) => r.cancelled_quantity) : line.cancel_quantity,
+    shippedQuantity: narrowed ? sum((r) => r.shipped_quantity) : line.shipped_quantity,
+    unitPrice: decimalOutput(line.unit_price),
+    cost: decimalOutput(line.cost),
+    totalWeight: decimalOutput(line.total_weight),
+    packageDimensions: parseJson(line.package_dimensions),
+    hazmat: parseJson(line.hazmat),
+    refund: decimalOutput(line.refund),
+    refundReason: line.refund_reason,
+    giftWrapMessage: line.gift_wrap_message,
+    giftWrapLevel: line.gift_wrap_level,
+    earliestShipBy: line.earliest_ship_by,
+    latestShipBy: line.latest_ship_by,
+    earliestDeliverBy: line.earliest_deliver_by,
+    latestDeliverBy: line.latest_deliver_by,
+    requestedServiceLevel: line.requested_service_level,
+  };
+}
+
+/** shipBy (read-only): the earliest of the shown lines' latest ship-by times. */
+function shipByOf(lines: LineItemV1[]): string | null {
+  const times = lines.map((l) => l.latestShipBy).filter((t): t is string => t !== null);
+  return times.length === 0 ? null : times.reduce((a, b) => (a < b ? a : b));
+}
+
+/** Orders in the given order, each with its lines and routes as the scope lets the caller see them. */
+export async function orderViews(db: Db, principal: Principal, orders: OrderRow[], scope: OrderScope): Promise<SalesOrderV1[]> {
+  if (orders.length === 0) return [];
+  const accountId = principal.accountId;
+  const ids = orders.map((o) => o.id);
+  let routeQuery = db.selectFrom('order_line_routes').selectAll().where('account_id', '=', accountId).where('order_id', 'in', ids);
+  if (scope.warehouseIds !== null) {
+    routeQuery = scope.warehouseIds.length > 0 ? routeQuery.where('warehouse_id', 'in', scope.warehouseIds) : routeQuery.where(({ lit }) => lit(false));
+  }
+  const [lines, routes] = await Promise.all([
+    db
+      .selectFrom('sales_order_lines')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('order_id', 'in', ids)
+      .orderBy('order_id')
+      .orderBy('position')
+      .execute(),
+    routeQuery.orderBy('line_id').orderBy('warehouse_id').execute(),
+  ]);
+  const productIds = [...new Set(lines.map((l) => l.product_id).filter((id): id is number => id !== null))];
+  const products =
+    productIds.length === 0
+      ? []
+      : await db
+          .selectFrom('products')
+          .select(['id', 'title', 'standard_product_id'])
+          .where('account_id', '=', accountId)
+          .where('id', 'in', productIds)
+          .execute();
+  const productById = new Map(products.map((p) => [p.id, { title: p.title, standardProductId: p.standard_product_id }]));
+  const routesByLine = new Map<number, RouteRow[]>();
+  for (const r of routes) routesByLine.set(r.line_id, [...(routesByLine.get(r.line_id) ?? []), r]);
+  const linesByOrder = new Map<number, LineRow[]>();
+  for (const l of lines) linesByOrder.set(l.order_id, [...(linesByOrder.get(l.order_id) ?? []), l]);
+
+  const narrowed = scope.warehouseIds !== null;
+  return orders.map((o) => {
+    const orderLines = (linesByOrder.get(o.id) ?? [])
+      // A narrowed view keeps only the lines routed to the visible warehouses.
+      .filter((l) => !narrowed || (routesByLine.get(l.id) ?? []).length > 0)
+      .map((l) => lineView(principal, l, routesByLine.get(l.id) ?? [], l.product_id === null ? undefined : productById.get(l.product_id), narrowed));
+    return {
+      orderNumber: String(o.id),
+      status: o.status,
+      cancellationReason: o.cancellation_reason,
+      channel: o.channel,
+      channelLabel: o.channel_label,
+      channelOrderId: o.channel_order_id,
+      channelOrderReferenceNumber: o.channel_order_reference_number,
+      customer_notes: o.customer_notes,
+      marketplaceId: o.marketplace_id,
+      customerName: o.customer_name,
+      customerEmail: o.customer_email,
+      orderTs: o.order_ts,
+      lastUpdatedTs: o.last_updated_ts,
+      acceptedTs: o.accepted_ts,
+      requestedServiceLevel: o.requested_service_level,
+      standardServiceLevel: o.standard_service_level,
+      shipBy: shipByOf(orderLines),
+      accounting: accountingView(o.accounting),
+      shippingAddress: parseJson<Address>(o.shipping_address),
+      billingAddress: parseJson<Address>(o.billing_address),
+      // Packages and returns are recorded by later slices (shipments, returns); none exist yet.
+      packages: [],
+      products: orderLines,
+      returnOrders: [],
+      fba: o.fba === 1,
+      channelWillFulfill: o.channel_will_fulfill === 1,
+      prime: o.prime === 1,
+      businessOrder: o.business_order === 1,
+    };
+  });
+}

@@ -1,0 +1,44 @@
+import type { Deps } from '../../deps.js';
+import type { Db } from '../../db/tx.js';
+
+export const IDEMPOTENCY_SWEEP = 'idempotency.sweep';
+
+/** Rows per DELETE: short statements keep the SQLite write lock brief for the API beside the worker. */
+const BATCH = 1000;
+
+/**
+ * Deletes idempotency keys whose expires_at has passed (src/http/plugins/idempotency.ts keeps them 24 h;
+ * an expired key is already ignored there, so deleting it changes no answer). Returns how many went.
+ */
+export async function deleteExpiredIdempotencyKeys(db: Db, now: Date): Promise<number> {
+  const nowIso = now.toISOString();
+  let total = 0;
+  for (;;) {
+    // Each batch commits on its own: nothing here needs to be all-or-nothing.
+    const result = await db
+      .deleteFrom('idempotency_keys')
+      .where((eb) =>
+        eb(
+          eb.refTuple('token_id', 'idem_key'),
+          'in',
+          eb
+            .selectFrom('idempotency_keys')
+            .select(['token_id', 'idem_key'])
+            .where('expires_at', '<=', nowIso)
+            .limit(BATCH)
+            .$asTuple('token_id', 'idem_key'),
+        ),
+      )
+      .where('expires_at', '<=', nowIso)
+      .executeTakeFirst();
+    const deleted = Number(result.numDeletedRows);
+    total += deleted;
+    if (deleted < BATCH) return total;
+  }
+}
+
+export async function sweepIdempotencyKeys(deps: Deps): Promise<void> {
+  const deleted = await deleteExpiredIdempotencyKeys(deps.db.db, deps.clock.now());
+  if (deleted > 0) deps.log.info({ deleted }, 'deleted expired idempotency keys');
+}
+

@@ -1,0 +1,26 @@
+import type { JobHandler } from './types.js';
+import { IDEMPOTENCY_SWEEP, sweepIdempotencyKeys } from './handlers/idempotency-sweep.js';
+
+/** Job type → handler. A worker runs only the types its registry knows; others fail and are retried. */
+export class JobRegistry {
+  private readonly handlers = new Map<string, JobHandler>();
+
+  register(type: string, handler: JobHandler): this {
+    if (this.handlers.has(type)) throw new Error(`job type ${type} is already registered`);
+    this.handlers.set(type, handler);
+    return this;
+  }
+
+  get(type: string): JobHandler | undefined {
+    return this.handlers.get(type);
+  }
+
+  types(): string[] {
+    return [...this.handlers.keys()];
+  }
+}
+
+/** Every job type of the service. Add a line here for a new type (its handler in src/jobs/handlers/). */
+export function defaultJobRegistry(): JobRegistry {
+  return new JobRegistry().register(IDEMPOTENCY_SWEEP, sweepIdempotencyKeys);
+}

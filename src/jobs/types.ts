@@ -1,0 +1,52 @@
+import type { Selectable } from 'kysely';
+import type { Deps } from '../deps.js';
+import type { JobsTable } from '../db/schema.js';
+
+export const JOB_STATUSES = ['PENDING', 'RUNNING', 'SUCCEEDED', 'DEAD'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** A job as handlers and the operator see it: the payload parsed, timestamps as stored (ISO UTC). */
+export interface Job {
+  id: number;
+  accountId: number | null;
+  type: string;
+  payload: unknown;
+  status: JobStatus;
+  attempts: number;
+  maxAttempts: number;
+  runAt: string;
+  leaseOwner: string | null;
+  leaseExpiresAt: string | null;
+  lastError: string | null;
+  dedupeKey: string | null;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
+/**
+ * Does the work of one job type. Runs outside any transaction: open your own with withTx (the job is the
+ * edge) and keep network I/O out of it. Throwing fails the attempt (retried with backoff, then DEAD).
+ * A job may run more than once (a worker that loses its lease), so handlers must be idempotent.
+ */
+export type JobHandler = (deps: Deps, job: Job) => Promise<void>;
+
+export function toJob(row: Selectable<JobsTable>): Job {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    type: row.type,
+    payload: JSON.parse(row.payload) as unknown,
+    status: row.status as JobStatus,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+    runAt: row.run_at,
+    leaseOwner: row.lease_owner,
+    leaseExpiresAt: row.lease_expires_at,
+    lastError: row.last_error,
+    dedupeKey: row.dedupe_key,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    finishedAt: row.finished_at,
+  };
+}
