@@ -327,6 +327,8 @@ export interface SalesOrderReturnsTable {
   channel_return_id: string | null;
   request_ts: string;
   cancelled: number;
+  /** When the seller recorded the units as received back (005_order_returns); null while requested. */
+  received_ts: string | null;
   created_at: string;
 }
 
@@ -338,6 +340,65 @@ export interface SalesOrderReturnItemsTable {
   quantity: number;
   original_quantity: number;
   refund_amount: string | null;
+}
+
+/** Fulfillment orders (migration 004): (order, warehouse) owed by a shipping / 3PL integration. */
+export interface FulfillmentOrdersTable {
+  id: Generated<number>;
+  account_id: number;
+  order_id: number;
+  warehouse_id: number;
+  installation_id: number;
+  /** Stored state NEW, ACCEPTED or REJECTED; shipped and cancelled states are derived from the routes. */
+  status: string;
+  external_order_id: string | null;
+  assigned_ts: string;
+  acknowledged_ts: string | null;
+  rejection_reason: string | null;
+  rejection_detail: string | null;
+  rejected_ts: string | null;
+  created_at: string;
+  last_updated_ts: string;
+}
+
+export interface FulfillmentCancellationRequestsTable {
+  id: Generated<number>;
+  account_id: number;
+  fulfillment_order_id: number;
+  /** OPEN, CONFIRMED or CLOSED. */
+  status: string;
+  /** The fulfillment order id while OPEN, null afterwards (one open request per fulfillment order). */
+  open_key: number | null;
+  reason: string;
+  requested_ts: string;
+  confirmed_ts: string | null;
+  already_shipped: number;
+  updated_at: string;
+}
+
+export interface FulfillmentCancellationLinesTable {
+  id: Generated<number>;
+  account_id: number;
+  request_id: number;
+  line_id: number;
+  quantity: number;
+}
+
+export interface FulfillmentAlertsTable {
+  id: Generated<number>;
+  account_id: number;
+  fulfillment_order_id: number;
+  type: string;
+  message: string;
+  line_id: number | null;
+  /** Null when the service raised the alert. */
+  raised_by_installation_id: number | null;
+  /** OPEN or RESOLVED. */
+  status: string;
+  open_key: string | null;
+  resolution: string | null;
+  created_at: string;
+  resolved_ts: string | null;
 }
 
 export interface Database {
@@ -363,4 +424,8 @@ export interface Database {
   sales_order_package_items: SalesOrderPackageItemsTable;
   sales_order_returns: SalesOrderReturnsTable;
   sales_order_return_items: SalesOrderReturnItemsTable;
+  fulfillment_orders: FulfillmentOrdersTable;
+  fulfillment_cancellation_requests: FulfillmentCancellationRequestsTable;
+  fulfillment_cancellation_lines: FulfillmentCancellationLinesTable;
+  fulfillment_alerts: FulfillmentAlertsTable;
 }

@@ -6,6 +6,8 @@ import { registerV1InventoryRoutes } from './v1/inventory/index.js';
 import { registerWarehouseRoutes } from './v1/warehouses/index.js';
 import { registerV1SalesOrderRoutes } from './v1/sales-orders/index.js';
 import { registerV2InventoryRoutes } from './v2/inventory/index.js';
+import { registerV2StorefrontRoutes } from './v2/storefront/index.js';
+import { registerV2ShippingRoutes } from './v2/shipping/index.js';
 
 /** Every area's routes; each area's index.ts registers its operations and their auth requirements. */
 export async function registerRoutes(app: App, deps: Deps): Promise<void> {
@@ -14,5 +16,7 @@ export async function registerRoutes(app: App, deps: Deps): Promise<void> {
   registerV1InventoryRoutes(app, deps);
   registerV1SalesOrderRoutes(app, deps);
   registerV2InventoryRoutes(app, deps);
+  registerV2StorefrontRoutes(app, deps);
+  registerV2ShippingRoutes(app, deps);
   registerAdminRoutes(app, deps);
 }

@@ -1,4 +1,5 @@
 import type { JobHandler } from './types.js';
+import { EXPIRE_UNPAID_ORDER, runUnpaidOrderExpiry } from './handlers/expire-unpaid-orders.js';
 import { IDEMPOTENCY_SWEEP, sweepIdempotencyKeys } from './handlers/idempotency-sweep.js';
 
 /** Job type → handler. A worker runs only the types its registry knows; others fail and are retried. */
@@ -22,5 +23,5 @@ export class JobRegistry {
 
 /** Every job type of the service. Add a line here for a new type (its handler in src/jobs/handlers/). */
 export function defaultJobRegistry(): JobRegistry {
-  return new JobRegistry().register(IDEMPOTENCY_SWEEP, sweepIdempotencyKeys);
+  return new JobRegistry().register(IDEMPOTENCY_SWEEP, sweepIdempotencyKeys).register(EXPIRE_UNPAID_ORDER, runUnpaidOrderExpiry);
 }

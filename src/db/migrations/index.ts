@@ -4,6 +4,8 @@ import type { Dialect } from '../connect.js';
 import * as m001 from './001_foundation.js';
 import * as m002 from './002_jobs.js';
 import * as m003 from './003_sales_orders.js';
+import * as m004 from './004_fulfillment.js';
+import * as m005 from './005_order_returns.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -22,6 +24,8 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '001_foundation': m001,
   '002_jobs': m002,
   '003_sales_orders': m003,
+  '004_fulfillment': m004,
+  '005_order_returns': m005,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

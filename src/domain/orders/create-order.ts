@@ -7,6 +7,8 @@ import { validateCreateInput, type CreateOrderInput } from './order-input.js';
 import { candidateWarehouses, defaultWarehouse, routeLine } from './routing.js';
 import { orderViews, type SalesOrderV1 } from './view.js';
 import { resolveRequestedSkus } from './sku-resolution.js';
+import { syncFulfillmentOrders } from '../fulfillment/pull-back.js';
+import { scheduleUnpaidExpiry } from './expiry.js';
 
 /**
  * POST /v1/salesOrder (resolutions §3): a storefront's or a seller's order, idempotent on channelOrderId
@@ -143,5 +145,9 @@ export async function createSalesOrder(tx: Tx, principal: Principal, input: Crea
   for (const line of toRoute) {
     await routeLine(tx, accountId, { ...line, orderId: inserted.id }, candidates, fallback, now);
   }
+  // Units routed to a shipping / 3PL warehouse become that integration's work (need_to_ship).
+  await syncFulfillmentOrders(tx, accountId, inserted.id, now);
+  // An unpaid order is cancelled if still unpaid 30 days after orderTs (a delayed job, src/domain/orders/expiry.ts).
+  if (status === 'PENDING_PAYMENT') await scheduleUnpaidExpiry(tx, accountId, inserted.id, inserted.order_ts, now);
   return { created: true, order: (await orderViews(tx, principal, [inserted], scope))[0]! };
 }

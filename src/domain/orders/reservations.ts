@@ -75,3 +75,85 @@ export async function touchProductInventory(tx: Tx, accountId: number, productId
     .where('inventory_updated_at', '<', iso)
     .execute();
 }
+
+export interface ReleaseRouteUnitsInput {
+  accountId: number;
+  routeId: number;
+  /** Units wanted; fewer are released when the route holds fewer (a parallel change took them). */
+  quantity: number;
+  now: Date;
+  /**
+   * false (default): the units become cancelled_quantity on the route (a cancellation).
+   * true: they leave the route (its quantity drops) because they are placed elsewhere (a re-route).
+   */
+  reroute?: boolean;
+}
+
+/** Bounded re-reads after losing a race on the route row. */
+const MAX_RELEASE_ATTEMPTS = 20;
+
+/**
+ * Takes up to `quantity` units off a route that are still owed (backorder first: they hold no stock, then
+ * reserved units, whose stock goes back to available: inventory reserved −= n, available += n, ledger row
+ * −= n). Each counter moves by ONE conditional UPDATE, so two parallel releases of the same route never
+ * release more than it held: the loser re-reads and takes what is left. Returns how many were released.
+ */
+export async function releaseRouteUnits(tx: Tx, input: ReleaseRouteUnitsInput): Promise<number> {
+  const { accountId, routeId, now } = input;
+  const iso = now.toISOString();
+  let released = 0;
+  for (let attempt = 0; released < input.quantity && attempt < MAX_RELEASE_ATTEMPTS; attempt++) {
+    const route = await tx
+      .selectFrom('order_line_routes')
+      .select(['id', 'line_id', 'warehouse_id', 'product_id', 'reserved_quantity', 'backorder_quantity'])
+      .where('account_id', '=', accountId)
+      .where('id', '=', routeId)
+      .executeTakeFirst();
+    if (!route) break;
+    const wanted = input.quantity - released;
+    const fromBackorder = Math.min(wanted, route.backorder_quantity);
+    const fromReserved = Math.min(wanted - fromBackorder, route.reserved_quantity);
+    const take = fromBackorder + fromReserved;
+    if (take === 0) break;
+    const moved = await tx
+      .updateTable('order_line_routes')
+      .set((eb) => ({
+        backorder_quantity: eb('backorder_quantity', '-', fromBackorder),
+        reserved_quantity: eb('reserved_quantity', '-', fromReserved),
+        ...(input.reroute ? { quantity: eb('quantity', '-', take) } : { cancelled_quantity: eb('cancelled_quantity', '+', take) }),
+        updated_at: iso,
+      }))
+      .where('account_id', '=', accountId)
+      .where('id', '=', routeId)
+      .where('backorder_quantity', '>=', fromBackorder)
+      .where('reserved_quantity', '>=', fromReserved)
+      .returning('id')
+      .executeTakeFirst();
+    if (!moved) continue;
+    if (fromReserved > 0) {
+      await tx
+        .updateTable('inventory')
+        .set((eb) => ({
+          available_quantity: eb('available_quantity', '+', fromReserved),
+          reserved_quantity: eb('reserved_quantity', '-', fromReserved),
+          updated_at: iso,
+        }))
+        .where('account_id', '=', accountId)
+        .where('product_id', '=', route.product_id)
+        .where('warehouse_id', '=', route.warehouse_id)
+        .where('reserved_quantity', '>=', fromReserved)
+        .execute();
+      await tx
+        .updateTable('inventory_reservations')
+        .set((eb) => ({ quantity: eb('quantity', '-', fromReserved) }))
+        .where('account_id', '=', accountId)
+        .where('order_line_id', '=', route.line_id)
+        .where('warehouse_id', '=', route.warehouse_id)
+        .where('quantity', '>=', fromReserved)
+        .execute();
+      await touchProductInventory(tx, accountId, route.product_id, now);
+    }
+    released += take;
+  }
+  return released;
+}

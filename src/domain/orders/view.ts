@@ -5,6 +5,8 @@ import { isIntegrationKind, warehouseUniqueIdFor, type Principal } from '../acco
 import { decimalOutput } from './decimal.js';
 import { ACCOUNTING_FIELDS, type Address } from './model.js';
 import type { OrderScope } from './visibility.js';
+import { returnOrdersByOrder, returnOrdersFor, type ReturnOrderV1 } from './returns-view.js';
+import { packagesByOrder, packageV1, type PackageV1 } from './packages.js';
 
 /** The v1 sales order shape (document 2.10), assembled from the order, line and route rows. */
 
@@ -74,9 +76,9 @@ export interface SalesOrderV1 {
   accounting: Record<string, number | null> | null;
   shippingAddress: Address | null;
   billingAddress: Address | null;
-  packages: unknown[];
+  packages: PackageV1[];
   products: LineItemV1[];
-  returnOrders: unknown[];
+  returnOrders: ReturnOrderV1[];
   fba: boolean;
   channelWillFulfill: boolean;
   prime: boolean;
@@ -164,7 +166,7 @@ export async function orderViews(db: Db, principal: Principal, orders: OrderRow[
   if (scope.warehouseIds !== null) {
     routeQuery = scope.warehouseIds.length > 0 ? routeQuery.where('warehouse_id', 'in', scope.warehouseIds) : routeQuery.where(({ lit }) => lit(false));
   }
-  const [lines, routes] = await Promise.all([
+  const [lines, routes, packagesOf] = await Promise.all([
     db
       .selectFrom('sales_order_lines')
       .selectAll()
@@ -174,7 +176,10 @@ export async function orderViews(db: Db, principal: Principal, orders: OrderRow[
       .orderBy('position')
       .execute(),
     routeQuery.orderBy('line_id').orderBy('warehouse_id').execute(),
+    // A narrowed view shows only the packages shipped from the visible warehouses.
+    packagesByOrder(db, accountId, ids, scope.warehouseIds),
   ]);
+  const returnsOf = await returnOrdersByOrder(db, accountId, ids);
   const productIds = [...new Set(lines.map((l) => l.product_id).filter((id): id is number => id !== null))];
   const products =
     productIds.length === 0
@@ -218,10 +223,9 @@ export async function orderViews(db: Db, principal: Principal, orders: OrderRow[
       accounting: accountingView(o.accounting),
       shippingAddress: parseJson<Address>(o.shipping_address),
       billingAddress: parseJson<Address>(o.billing_address),
-      // Packages and returns are recorded by later slices (shipments, returns); none exist yet.
-      packages: [],
+      packages: (packagesOf.get(o.id) ?? []).map(packageV1),
       products: orderLines,
-      returnOrders: [],
+      returnOrders: returnOrdersFor(returnsOf.get(o.id) ?? [], narrowed ? new Set(orderLines.map((l) => Number(l.lineItemId))) : null),
       fba: o.fba === 1,
       channelWillFulfill: o.channel_will_fulfill === 1,
       prime: o.prime === 1,

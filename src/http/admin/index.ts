@@ -7,6 +7,7 @@ import { registerGetAccount } from './get-account.js';
 import { registerGetApp } from './get-app.js';
 import { registerInstallApp } from './install-app.js';
 import { registerAdminJobRoutes } from './jobs/index.js';
+import { registerAdminOrderRoutes } from './orders/index.js';
 import { registerListAccounts } from './list-accounts.js';
 import { registerListInstallations } from './list-installations.js';
 import { registerListWarehouses } from './list-warehouses.js';
@@ -36,4 +37,5 @@ export function registerAdminRoutes(app: App, deps: Deps): void {
   registerRevokeToken(app, deps);
   registerRevokeTokenByValue(app, deps);
   registerAdminJobRoutes(app, deps);
+  registerAdminOrderRoutes(app, deps);
 }

@@ -175,6 +175,24 @@ const LineItem = Type.Object({
   requestedServiceLevel: Nullable(Type.String()),
 });
 
+/** Document 2.10 Package; a narrowed token sees only the packages shipped from its warehouses. */
+const PackageV1 = Type.Object({
+  packageId: Type.Integer(),
+  carrier: Nullable(Type.String()),
+  serviceLevel: Nullable(Type.String()),
+  cost: Nullable(Type.Number()),
+  tracking: Nullable(Type.String()),
+  shippedTs: Timestamp,
+  rma: Nullable(Type.String()),
+  labelUrl: Nullable(Type.String()),
+  packageWeight: Nullable(Type.Number()),
+  packageWeightUom: Nullable(Type.String()),
+  packageHeight: Nullable(Type.Number({ description: 'inches' })),
+  packageWidth: Nullable(Type.Number({ description: 'inches' })),
+  packageLength: Nullable(Type.Number({ description: 'inches' })),
+  products: Type.Array(Type.Object({ sku: Nullable(Type.String()), lineItemId: Type.String(), quantity: Type.Integer() })),
+});
+
 export const SalesOrderV1 = Type.Object(
   {
     orderNumber: Type.String(),
@@ -197,7 +215,7 @@ export const SalesOrderV1 = Type.Object(
     accounting: Nullable(Type.Object(Object.fromEntries(ACCOUNTING_FIELDS.map((f) => [f, Nullable(Type.Number())])))),
     shippingAddress: Nullable(Address),
     billingAddress: Nullable(Address),
-    packages: Type.Array(Type.Unknown(), { description: 'packages shipped (none until the shipments routes exist)' }),
+    packages: Type.Array(PackageV1, { description: 'packages shipped (POST /v1/salesOrder/shipments or v2 shipments)' }),
     products: Type.Array(LineItem),
     returnOrders: Type.Array(Type.Unknown()),
     fba: Type.Boolean(),

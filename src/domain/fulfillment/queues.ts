@@ -1,0 +1,105 @@
+import type { Db } from '../../db/tx.js';
+import { warehouseUniqueIdFor, type Principal } from '../accounts/principal.js';
+import { callerWarehouseIds } from './access.js';
+import { fulfillmentOrderViews, type FulfillmentOrderV2 } from './view.js';
+
+/**
+ * The two partner queues (document 4.8, 3.5, 3.7; resolutions §4). Both are level reads, keyset-paged by
+ * id: every call shows what is owed NOW, so a partner that re-polls from the start never misses work.
+ */
+
+export interface Page<T> {
+  items: T[];
+  /** Last id of this page when another page follows. */
+  nextAfter: number | null;
+}
+
+/**
+ * need_to_ship: the caller's fulfillment orders that are not rejected and still owe at least one unit in
+ * their warehouse (acknowledging does not remove an order; shipping, cancelling or rejecting does).
+ */
+export async function listNeedToShip(db: Db, principal: Principal, after: number | null, pageSize: number): Promise<Page<FulfillmentOrderV2>> {
+  const warehouses = callerWarehouseIds(principal);
+  if (principal.integrationId === null || warehouses.length === 0) return { items: [], nextAfter: null };
+  const rows = await db
+    .selectFrom('fulfillment_orders as fo')
+    .selectAll('fo')
+    .where('fo.account_id', '=', principal.accountId)
+    .where('fo.installation_id', '=', principal.integrationId)
+    .where('fo.warehouse_id', 'in', warehouses)
+    .where('fo.status', 'in', ['NEW', 'ACCEPTED'])
+    .$if(after !== null, (qb) => qb.where('fo.id', '>', after ?? 0))
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('order_line_routes as r')
+          .select('r.id')
+          .whereRef('r.account_id', '=', 'fo.account_id')
+          .whereRef('r.order_id', '=', 'fo.order_id')
+          .whereRef('r.warehouse_id', '=', 'fo.warehouse_id')
+          .where((eb) => eb(eb('r.reserved_quantity', '+', eb.ref('r.backorder_quantity')), '>', 0)),
+      ),
+    )
+    .orderBy('fo.id')
+    .limit(pageSize + 1)
+    .execute();
+  const page = rows.slice(0, pageSize);
+  return {
+    items: await fulfillmentOrderViews(db, principal, page),
+    nextAfter: rows.length > pageSize ? page[page.length - 1]!.id : null,
+  };
+}
+
+export interface CancellationV2 {
+  fulfillmentOrderId: string;
+  externalOrderId: string;
+  orderNumber: string;
+  warehouseUniqueId: string;
+  reason: string;
+  lines: { lineItemId: string; sku: string; quantity: number }[];
+  requestedTs: string;
+}
+
+/** need_to_cancel: open cancellation requests on the caller's (acknowledged) fulfillment orders. */
+export async function listNeedToCancel(db: Db, principal: Principal, after: number | null, pageSize: number): Promise<Page<CancellationV2>> {
+  const warehouses = callerWarehouseIds(principal);
+  if (principal.integrationId === null || warehouses.length === 0) return { items: [], nextAfter: null };
+  const rows = await db
+    .selectFrom('fulfillment_cancellation_requests as c')
+    .innerJoin('fulfillment_orders as fo', 'fo.id', 'c.fulfillment_order_id')
+    .select(['c.id', 'c.reason', 'c.requested_ts', 'fo.id as fo_id', 'fo.external_order_id', 'fo.order_id', 'fo.warehouse_id'])
+    .where('c.account_id', '=', principal.accountId)
+    .where('c.status', '=', 'OPEN')
+    .where('fo.account_id', '=', principal.accountId)
+    .where('fo.installation_id', '=', principal.integrationId)
+    .where('fo.warehouse_id', 'in', warehouses)
+    .$if(after !== null, (qb) => qb.where('c.id', '>', after ?? 0))
+    .orderBy('c.id')
+    .limit(pageSize + 1)
+    .execute();
+  const page = rows.slice(0, pageSize);
+  const lines =
+    page.length === 0
+      ? []
+      : await db
+          .selectFrom('fulfillment_cancellation_lines as cl')
+          .innerJoin('sales_order_lines as l', 'l.id', 'cl.line_id')
+          .select(['cl.request_id', 'cl.line_id', 'cl.quantity', 'l.sku', 'l.requested_sku'])
+          .where('cl.account_id', '=', principal.accountId)
+          .where('cl.request_id', 'in', page.map((r) => r.id))
+          .orderBy('cl.line_id')
+          .execute();
+  return {
+    items: page.map((r) => ({
+      fulfillmentOrderId: String(r.fo_id),
+      externalOrderId: r.external_order_id ?? '',
+      orderNumber: String(r.order_id),
+      warehouseUniqueId: warehouseUniqueIdFor(principal, r.warehouse_id) ?? '',
+      reason: r.reason,
+      lines: lines
+        .filter((l) => l.request_id === r.id)
+        .map((l) => ({ lineItemId: String(l.line_id), sku: l.sku ?? l.requested_sku, quantity: l.quantity })),
+      requestedTs: r.requested_ts,
+    })),
+    nextAfter: rows.length > pageSize ? page[page.length - 1]!.id : null,
+  };
+}

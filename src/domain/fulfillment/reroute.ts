@@ -1,0 +1,128 @@
+import type { Tx } from '../../db/tx.js';
+import { listAccountWarehouses } from '../accounts/warehouses.js';
+import { recordReservation, releaseRouteUnits, reserveUnits, touchProductInventory } from '../orders/reservations.js';
+import { candidateWarehouses } from '../orders/routing.js';
+import type { FulfillmentOrderRow } from './access.js';
+
+/**
+ * Re-routing the units of a rejected fulfillment order (document 3.5: "the service reroutes or surfaces it
+ * to a user"). Units go only where stock is AVAILABLE now, by the order routing's own preference (most
+ * available first, ties by lowest warehouse id), never back to a warehouse whose integration rejected this
+ * order, and to channel-fulfilled warehouses only when the order is channel-fulfilled. Each placement is a
+ * conditional reservation; the same number of units is then taken off the rejected route (releaseRouteUnits
+ * with reroute: the route's quantity drops, its stock is released). Units that find no stock stay reserved
+ * on the rejected route, out of every queue, and the caller surfaces them to the seller.
+ */
+
+export interface Unplaced {
+  lineId: number;
+  sku: string;
+  quantity: number;
+}
+
+const MAX_PLACEMENT_ATTEMPTS = 50;
+
+async function mostAvailable(tx: Tx, accountId: number, productId: number, candidates: number[]) {
+  if (candidates.length === 0) return undefined;
+  return tx
+    .selectFrom('inventory')
+    .select(['warehouse_id', 'available_quantity'])
+    .where('account_id', '=', accountId)
+    .where('product_id', '=', productId)
+    .where('warehouse_id', 'in', candidates)
+    .where('available_quantity', '>', 0)
+    .orderBy('available_quantity', 'desc')
+    .orderBy('warehouse_id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+async function addReservedUnitsToRoute(
+  tx: Tx,
+  accountId: number,
+  route: { order_id: number; line_id: number; product_id: number },
+  warehouseId: number,
+  units: number,
+  now: Date,
+): Promise<void> {
+  const iso = now.toISOString();
+  await tx
+    .insertInto('order_line_routes')
+    .values({
+      account_id: accountId,
+      order_id: route.order_id,
+      line_id: route.line_id,
+      warehouse_id: warehouseId,
+      product_id: route.product_id,
+      quantity: units,
+      reserved_quantity: units,
+      backorder_quantity: 0,
+      shipped_quantity: 0,
+      cancelled_quantity: 0,
+      assembled_quantity: null,
+      routed_at: iso,
+      updated_at: iso,
+    })
+    .onConflict((oc) =>
+      oc.columns(['account_id', 'line_id', 'warehouse_id']).doUpdateSet((eb) => ({
+        quantity: eb('order_line_routes.quantity', '+', eb.ref('excluded.quantity')),
+        reserved_quantity: eb('order_line_routes.reserved_quantity', '+', eb.ref('excluded.reserved_quantity')),
+        updated_at: iso,
+      })),
+    )
+    .execute();
+}
+
+export async function rerouteRejectedUnits(tx: Tx, fo: FulfillmentOrderRow, now: Date): Promise<Unplaced[]> {
+  const accountId = fo.account_id;
+  const order = await tx
+    .selectFrom('sales_orders')
+    .select(['fba', 'channel_will_fulfill'])
+    .where('account_id', '=', accountId)
+    .where('id', '=', fo.order_id)
+    .executeTakeFirstOrThrow();
+  const rejectedWarehouses = (
+    await tx
+      .selectFrom('fulfillment_orders')
+      .select('warehouse_id')
+      .where('account_id', '=', accountId)
+      .where('order_id', '=', fo.order_id)
+      .where('status', '=', 'REJECTED')
+      .execute()
+  ).map((r) => r.warehouse_id);
+  const warehouses = await listAccountWarehouses(tx, accountId);
+  const candidates = candidateWarehouses(warehouses, order.fba === 1 || order.channel_will_fulfill === 1).filter(
+    (w) => w !== fo.warehouse_id && !rejectedWarehouses.includes(w),
+  );
+  const routes = await tx
+    .selectFrom('order_line_routes as r')
+    .innerJoin('sales_order_lines as l', 'l.id', 'r.line_id')
+    .select(['r.id', 'r.order_id', 'r.line_id', 'r.product_id', 'r.reserved_quantity', 'r.backorder_quantity', 'l.sku', 'l.requested_sku'])
+    .where('r.account_id', '=', accountId)
+    .where('r.order_id', '=', fo.order_id)
+    .where('r.warehouse_id', '=', fo.warehouse_id)
+    // Same lock order as order creation (by product), so parallel work does not deadlock on PostgreSQL.
+    .orderBy('r.product_id')
+    .orderBy('r.line_id')
+    .execute();
+  const unplaced: Unplaced[] = [];
+  for (const route of routes) {
+    const owed = route.reserved_quantity + route.backorder_quantity;
+    let placed = 0;
+    for (let attempt = 0; placed < owed && attempt < MAX_PLACEMENT_ATTEMPTS; attempt++) {
+      const top = await mostAvailable(tx, accountId, route.product_id, candidates);
+      if (!top) break;
+      const take = Math.min(owed - placed, top.available_quantity);
+      if (!(await reserveUnits(tx, accountId, route.product_id, top.warehouse_id, take, now))) continue;
+      await recordReservation(tx, accountId, route.product_id, top.warehouse_id, route.line_id, take, now);
+      await addReservedUnitsToRoute(tx, accountId, route, top.warehouse_id, take, now);
+      placed += take;
+    }
+    if (placed > 0) {
+      await releaseRouteUnits(tx, { accountId, routeId: route.id, quantity: placed, now, reroute: true });
+      await touchProductInventory(tx, accountId, route.product_id, now);
+    }
+    if (owed - placed > 0) unplaced.push({ lineId: route.line_id, sku: route.sku ?? route.requested_sku, quantity: owed - placed });
+  }
+  return unplaced;
+}

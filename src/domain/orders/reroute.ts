@@ -1,0 +1,109 @@
+import type { Tx } from '../../db/tx.js';
+import { conflict, invalidField } from '../errors.js';
+import { pullBackFromFulfillment, syncFulfillmentOrders } from '../fulfillment/pull-back.js';
+import { recordReservation, releaseRouteUnits, reserveUnits, touchProductInventory } from './reservations.js';
+import { recomputeOrderStatus } from './status.js';
+
+/**
+ * The seller moves units of a line from one warehouse to another (operator API). The new warehouse must
+ * have the units available: they are reserved there with one conditional UPDATE (409 when it lacks them,
+ * nothing changes). Then the old warehouse's fulfillment order is pulled back (REROUTED: a NEW one just
+ * loses the units, an ACCEPTED one gets a cancellation request), the units leave the old route (its
+ * quantity drops; backordered units first, then reserved ones, whose stock goes back to available), they
+ * join the route in the new warehouse as reserved units, and the new warehouse's fulfillment order is
+ * created when it is mapped to a shipping/3PL integration.
+ */
+export interface RerouteInput {
+  lineId: number;
+  fromWarehouseId: number;
+  toWarehouseId: number;
+  quantity: number;
+}
+
+export async function rerouteLine(tx: Tx, accountId: number, orderId: number, input: RerouteInput, now: Date): Promise<void> {
+  const { lineId, fromWarehouseId, toWarehouseId, quantity } = input;
+  if (!Number.isInteger(quantity) || quantity < 1) throw invalidField('quantity', 'must be at least 1');
+  if (fromWarehouseId === toWarehouseId) throw invalidField('toWarehouseId', 'must differ from fromWarehouseId');
+  const line = await tx
+    .selectFrom('sales_order_lines')
+    .select(['id', 'product_id'])
+    .where('account_id', '=', accountId)
+    .where('order_id', '=', orderId)
+    .where('id', '=', lineId)
+    .executeTakeFirst();
+  if (!line) throw invalidField('lineItemId', `line item ${lineId} is not a line of this order`);
+  const order = await tx
+    .selectFrom('sales_orders')
+    .select(['fba', 'channel_will_fulfill'])
+    .where('account_id', '=', accountId)
+    .where('id', '=', orderId)
+    .executeTakeFirstOrThrow();
+  const target = await tx
+    .selectFrom('warehouses')
+    .select(['id', 'channel_fulfilled'])
+    .where('account_id', '=', accountId)
+    .where('id', '=', toWarehouseId)
+    .executeTakeFirst();
+  if (!target) throw invalidField('toWarehouseId', `unknown warehouse id ${toWarehouseId}`);
+  if (target.channel_fulfilled === 1 && order.fba !== 1 && order.channel_will_fulfill !== 1) {
+    throw invalidField('toWarehouseId', `warehouse ${toWarehouseId} is channel-fulfilled and this order is not fulfilled by the channel`);
+  }
+  const route = await tx
+    .selectFrom('order_line_routes')
+    .select(['id', 'reserved_quantity', 'backorder_quantity'])
+    .where('account_id', '=', accountId)
+    .where('line_id', '=', lineId)
+    .where('warehouse_id', '=', fromWarehouseId)
+    .executeTakeFirst();
+  const owed = route ? route.reserved_quantity + route.backorder_quantity : 0;
+  if (!route || quantity > owed || line.product_id === null) {
+    throw invalidField('quantity', `line item ${lineId} has ${owed} units owed in warehouse ${fromWarehouseId}; cannot move ${quantity}`);
+  }
+  const productId = line.product_id;
+
+  if (!(await reserveUnits(tx, accountId, productId, toWarehouseId, quantity, now))) {
+    throw conflict(`warehouse ${toWarehouseId} does not have ${quantity} units of this line's SKU available`);
+  }
+  await pullBackFromFulfillment(tx, {
+    accountId,
+    orderId,
+    lineId,
+    warehouseId: fromWarehouseId,
+    quantity,
+    reason: 'CANCELLATION_REASON_REROUTED',
+    now,
+  });
+  const released = await releaseRouteUnits(tx, { accountId, routeId: route.id, quantity, now, reroute: true });
+  if (released < quantity) throw conflict(`the units of line item ${lineId} changed meanwhile (shipped or cancelled); try again`);
+
+  const iso = now.toISOString();
+  await recordReservation(tx, accountId, productId, toWarehouseId, lineId, quantity, now);
+  await tx
+    .insertInto('order_line_routes')
+    .values({
+      account_id: accountId,
+      order_id: orderId,
+      line_id: lineId,
+      warehouse_id: toWarehouseId,
+      product_id: productId,
+      quantity,
+      reserved_quantity: quantity,
+      backorder_quantity: 0,
+      shipped_quantity: 0,
+      cancelled_quantity: 0,
+      assembled_quantity: null,
+      routed_at: iso,
+      updated_at: iso,
+    })
+    .onConflict((oc) =>
+      oc.columns(['account_id', 'line_id', 'warehouse_id']).doUpdateSet((eb) => ({
+        quantity: eb('order_line_routes.quantity', '+', quantity),
+        reserved_quantity: eb('order_line_routes.reserved_quantity', '+', quantity),
+        updated_at: iso,
+      })),
+    )
+    .execute();
+  await touchProductInventory(tx, accountId, productId, now);
+  await syncFulfillmentOrders(tx, accountId, orderId, now);
+  await recomputeOrderStatus(tx, accountId, orderId, now);
+}

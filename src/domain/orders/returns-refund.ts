@@ -1,0 +1,75 @@
+import type { Tx } from '../../db/tx.js';
+import { invalidField } from '../errors.js';
+import { decimalInput, normalizeDecimal } from './decimal.js';
+import { recomputeOrderStatus } from './status.js';
+
+/**
+ * Refunds recorded by the seller (operator API): on a line they add to the line's refund and set its
+ * refundReason (document 2.10 line fields); without a line they add to the order's accounting.refund (the
+ * reason is kept beside it, the 2.10 shape has no order-level field for it). Either makes the order
+ * REFUNDED (resolutions §6). Amounts are decimal strings added exactly, never as floats.
+ */
+
+export interface RefundInput {
+  lineId?: number | undefined;
+  amount: string;
+  reason: string;
+}
+
+/** Exact sum of two decimal strings. */
+export function addDecimals(a: string, b: string): string {
+  const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
+  const scaled = (text: string) => {
+    const [int = '0', frac = ''] = text.replace('-', '').split('.');
+    const value = BigInt(int + frac.padEnd(scale, '0'));
+    return text.startsWith('-') ? -value : value;
+  };
+  const sum = scaled(a) + scaled(b);
+  const negative = sum < 0n;
+  const digits = (negative ? -sum : sum).toString().padStart(scale + 1, '0');
+  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  return normalizeDecimal(negative ? `-${text}` : text);
+}
+
+export async function recordRefund(tx: Tx, accountId: number, orderId: number, input: RefundInput, now: Date): Promise<void> {
+  if (typeof input.amount !== 'string') throw invalidField('amount', 'must be a decimal string, e.g. "12.50"');
+  const amount = decimalInput('amount', input.amount)!;
+  if (amount.startsWith('-') || amount === '0') throw invalidField('amount', 'must be greater than zero');
+  const reason = input.reason.trim();
+  if (reason === '') throw invalidField('reason', 'must not be empty');
+  const iso = now.toISOString();
+  if (input.lineId !== undefined) {
+    const line = await tx
+      .selectFrom('sales_order_lines')
+      .select(['id', 'refund'])
+      .where('account_id', '=', accountId)
+      .where('order_id', '=', orderId)
+      .where('id', '=', input.lineId)
+      .executeTakeFirst();
+    if (!line) throw invalidField('lineItemId', `line item ${input.lineId} is not a line of this order`);
+    // Conditional on the refund read, so two parallel refunds of one line both count.
+    const updated = await tx
+      .updateTable('sales_order_lines')
+      .set({ refund: addDecimals(line.refund ?? '0', amount), refund_reason: reason, updated_at: iso })
+      .where('account_id', '=', accountId)
+      .where('id', '=', line.id)
+      .where((eb) => (line.refund === null ? eb('refund', 'is', null) : eb('refund', '=', line.refund)))
+      .returning('id')
+      .executeTakeFirst();
+    if (!updated) return recordRefund(tx, accountId, orderId, input, now);
+  } else {
+    const order = await tx.selectFrom('sales_orders').select('accounting').where('account_id', '=', accountId).where('id', '=', orderId).executeTakeFirstOrThrow();
+    const accounting = order.accounting === null ? {} : (JSON.parse(order.accounting) as Record<string, string | null>);
+    const next = { ...accounting, refund: addDecimals(accounting.refund ?? '0', amount), refundReason: reason };
+    const updated = await tx
+      .updateTable('sales_orders')
+      .set({ accounting: JSON.stringify(next) })
+      .where('account_id', '=', accountId)
+      .where('id', '=', orderId)
+      .where((eb) => (order.accounting === null ? eb('accounting', 'is', null) : eb('accounting', '=', order.accounting)))
+      .returning('id')
+      .executeTakeFirst();
+    if (!updated) return recordRefund(tx, accountId, orderId, input, now);
+  }
+  await recomputeOrderStatus(tx, accountId, orderId, now);
+}

@@ -1,0 +1,246 @@
+import { sql } from 'kysely';
+import type { Tx } from '../../db/tx.js';
+import { invalidArgument, invalidField } from '../errors.js';
+import { touchProductInventory } from './reservations.js';
+import { recomputeOrderStatus } from './status.js';
+
+/**
+ * Shipments as one truth: v1 POST /v1/salesOrder/shipments and v2 POST /v2/shipping/shipments both record
+ * through recordShipment, so packages, shippedQuantity and the order status agree whichever way a shipment
+ * arrives.
+ *
+ * Units shipped from a warehouse are consumed from the line's route there, reserved units first, then
+ * backordered ones:
+ * - a reserved unit leaves the stock: route and inventory reserved_quantity −= 1 and inventory on-hand −= 1,
+ *   so available (= on-hand − reserved) does not move;
+ * - a backordered unit held no stock in our counters, so shipping it touches no inventory counter (the
+ *   warehouse evidently had the unit; its next stock update brings the counters in line).
+ * Every counter change is one conditional UPDATE; parallel shipments of the last owed units cannot both win.
+ */
+
+/** v1-only package fields (document 2.10 Package), stored as given. */
+export interface PackageExtra {
+  rma?: string | null;
+  labelUrl?: string | null;
+  packageWeight?: string | null;
+  packageWeightUom?: string | null;
+  packageHeight?: string | null;
+  packageWidth?: string | null;
+  packageLength?: string | null;
+  /** JSON text of the address the package left from / went to. */
+  shippedFrom?: string | null;
+  shippedTo?: string | null;
+}
+
+export interface RecordShipmentInput {
+  accountId: number;
+  orderId: number;
+  warehouseId: number;
+  /** fulfillmentPackageId (v1) or externalShipmentId (v2): the replay key within the order. */
+  externalPackageId: string;
+  source: 'V1' | 'V2';
+  carrier: string | null;
+  serviceLevel: string | null;
+  tracking: string | null;
+  /** Accepted for the v2 shape; the package table has no column for it, so it is not stored. */
+  trackingUrl?: string | null;
+  shippedTs: Date;
+  /** Decimal string. */
+  cost?: string | null;
+  /** Units per line; null = everything still owed in that warehouse; [] = a tracking-only package. */
+  lines: { lineId: number; quantity: number }[] | null;
+  extra?: PackageExtra;
+  now: Date;
+}
+
+export interface RecordShipmentResult {
+  packageId: number;
+  alreadyRecorded: boolean;
+}
+
+const CAS_ATTEMPTS = 8;
+
+/**
+ * Records one package and the units it ships. The caller has checked that the order is visible to it and
+ * that the warehouse is the account's (and the caller's, for an integration). Throws invalidArgument, and
+ * the caller's transaction must then roll back: run each batch entry that may fail on its own in its own
+ * transaction (or savepoint).
+ */
+export async function recordShipment(tx: Tx, input: RecordShipmentInput): Promise<RecordShipmentResult> {
+  const { accountId, orderId, warehouseId, now } = input;
+  const nowIso = now.toISOString();
+  if (input.externalPackageId.trim() === '') throw invalidArgument('the package id must not be empty');
+
+  // The replay key claims the package first: a concurrent replay waits on the unique index and then finds
+  // the row, so one shipment is recorded once however many times it arrives.
+  const inserted = await tx
+    .insertInto('sales_order_packages')
+    .values({
+      account_id: accountId,
+      order_id: orderId,
+      warehouse_id: warehouseId,
+      external_package_id: input.externalPackageId,
+      source: input.source,
+      carrier: input.carrier,
+      service_level: input.serviceLevel,
+      cost: input.cost ?? null,
+      tracking: input.tracking,
+      shipped_ts: input.shippedTs.toISOString(),
+      rma: input.extra?.rma ?? null,
+      label_url: input.extra?.labelUrl ?? null,
+      package_weight: input.extra?.packageWeight ?? null,
+      package_weight_uom: input.extra?.packageWeightUom ?? null,
+      package_height: input.extra?.packageHeight ?? null,
+      package_width: input.extra?.packageWidth ?? null,
+      package_length: input.extra?.packageLength ?? null,
+      shipped_from: input.extra?.shippedFrom ?? null,
+      shipped_to: input.extra?.shippedTo ?? null,
+      created_at: nowIso,
+    })
+    .onConflict((oc) => oc.columns(['account_id', 'order_id', 'external_package_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (inserted === undefined) {
+    const existing = await tx
+      .selectFrom('sales_order_packages')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('order_id', '=', orderId)
+      .where('external_package_id', '=', input.externalPackageId)
+      .executeTakeFirstOrThrow();
+    return { packageId: Number(existing.id), alreadyRecorded: true };
+  }
+  const packageId = Number(inserted.id);
+
+  const wanted = await unitsToShip(tx, input);
+  for (const [lineId, quantity] of wanted) {
+    await consumeOwedUnits(tx, accountId, lineId, warehouseId, quantity, now);
+    const line = await tx
+      .updateTable('sales_order_lines')
+      .set((eb) => ({ shipped_quantity: eb('shipped_quantity', '+', quantity), updated_at: nowIso }))
+      .where('account_id', '=', accountId)
+      .where('id', '=', lineId)
+      .returning('id')
+      .executeTakeFirst();
+    if (!line) throw invalidArgument(`line item ${lineId} is not a line of this order`);
+    await tx.insertInto('sales_order_package_items').values({ account_id: accountId, package_id: packageId, line_id: lineId, quantity }).execute();
+  }
+
+  // A new package changes the order's view even when it ships nothing (tracking only).
+  await tx.updateTable('sales_orders').set({ last_updated_ts: nowIso }).where('account_id', '=', accountId).where('id', '=', orderId).execute();
+  if (wanted.size > 0) await recomputeOrderStatus(tx, accountId, orderId, now);
+  return { packageId, alreadyRecorded: false };
+}
+
+/** Units per line this shipment ships, checked against the order's lines (quantities summed per line). */
+async function unitsToShip(tx: Tx, input: RecordShipmentInput): Promise<Map<number, number>> {
+  const { accountId, orderId, warehouseId } = input;
+  const wanted = new Map<number, number>();
+  if (input.lines === null) {
+    const owed = await tx
+      .selectFrom('order_line_routes')
+      .select(['line_id', 'reserved_quantity', 'backorder_quantity'])
+      .where('account_id', '=', accountId)
+      .where('order_id', '=', orderId)
+      .where('warehouse_id', '=', warehouseId)
+      .orderBy('line_id')
+      .execute();
+    for (const r of owed) {
+      const units = r.reserved_quantity + r.backorder_quantity;
+      if (units > 0) wanted.set(Number(r.line_id), units);
+    }
+    if (wanted.size === 0) throw invalidArgument(`nothing is owed on this order in warehouse ${warehouseId}`);
+    return wanted;
+  }
+  for (const [i, l] of input.lines.entries()) {
+    if (!Number.isInteger(l.quantity) || l.quantity < 1) {
+      throw invalidField(`lines[${i}].quantity`, `must be an integer of at least 1, got ${l.quantity}`);
+    }
+    wanted.set(l.lineId, (wanted.get(l.lineId) ?? 0) + l.quantity);
+  }
+  if (wanted.size === 0) return wanted;
+  const lines = await tx
+    .selectFrom('sales_order_lines')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('order_id', '=', orderId)
+    .where('id', 'in', [...wanted.keys()])
+    .execute();
+  const known = new Set(lines.map((l) => Number(l.id)));
+  for (const lineId of wanted.keys()) {
+    if (!known.has(lineId)) throw invalidArgument(`line item ${lineId} is not a line of this order`);
+  }
+  return wanted;
+}
+
+/**
+ * Takes `quantity` owed units of the line's route in the warehouse (reserved first, then backordered) with a
+ * compare-and-set UPDATE, re-reading on a lost race; refuses more than is owed.
+ */
+async function consumeOwedUnits(tx: Tx, accountId: number, lineId: number, warehouseId: number, quantity: number, now: Date): Promise<void> {
+  const nowIso = now.toISOString();
+  for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+    const route = await tx
+      .selectFrom('order_line_routes')
+      .select(['id', 'product_id', 'reserved_quantity', 'backorder_quantity'])
+      .where('account_id', '=', accountId)
+      .where('line_id', '=', lineId)
+      .where('warehouse_id', '=', warehouseId)
+      .executeTakeFirst();
+    const owed = route ? route.reserved_quantity + route.backorder_quantity : 0;
+    if (!route || owed < quantity) {
+      throw invalidArgument(`line item ${lineId}: ${quantity} units is more than the ${owed} still owed in warehouse ${warehouseId}`);
+    }
+    const fromReserved = Math.min(route.reserved_quantity, quantity);
+    const fromBackorder = quantity - fromReserved;
+    const updated = await tx
+      .updateTable('order_line_routes')
+      .set((eb) => ({
+        reserved_quantity: eb('reserved_quantity', '-', fromReserved),
+        backorder_quantity: eb('backorder_quantity', '-', fromBackorder),
+        shipped_quantity: eb('shipped_quantity', '+', quantity),
+        updated_at: nowIso,
+      }))
+      .where('id', '=', route.id)
+      .where('reserved_quantity', '=', route.reserved_quantity)
+      .where('backorder_quantity', '=', route.backorder_quantity)
+      .returning('id')
+      .executeTakeFirst();
+    if (!updated) continue;
+    if (fromReserved > 0) await releaseShippedStock(tx, accountId, route.product_id, warehouseId, lineId, fromReserved, now);
+    return;
+  }
+  throw invalidArgument(`line item ${lineId}: the units owed changed while shipping; send the shipment again`);
+}
+
+/** Reserved units that left the warehouse: reserved and on-hand both drop, available stays. */
+async function releaseShippedStock(tx: Tx, accountId: number, productId: number, warehouseId: number, lineId: number, units: number, now: Date) {
+  const nowIso = now.toISOString();
+  // A stock count may have set on-hand below what orders hold (available floored at zero): on-hand then
+  // floors at zero too, and available stays max(0, on-hand − reserved), which is unchanged either way.
+  const stock = await tx
+    .updateTable('inventory')
+    .set((eb) => ({
+      reserved_quantity: eb('reserved_quantity', '-', units),
+      onhand_quantity: sql<number>`case when ${eb.ref('onhand_quantity')} >= ${units} then ${eb.ref('onhand_quantity')} - ${units} else 0 end`,
+      available_quantity: sql<number>`case when ${eb.ref('onhand_quantity')} - ${eb.ref('reserved_quantity')} > 0 then ${eb.ref('onhand_quantity')} - ${eb.ref('reserved_quantity')} else 0 end`,
+      updated_at: nowIso,
+    }))
+    .where('account_id', '=', accountId)
+    .where('product_id', '=', productId)
+    .where('warehouse_id', '=', warehouseId)
+    .where('reserved_quantity', '>=', units)
+    .returning('id')
+    .executeTakeFirst();
+  // The route held these units, so the counters hold them too; anything else is a broken invariant.
+  if (!stock) throw new Error(`inventory counters of product ${productId} in warehouse ${warehouseId} do not hold ${units} reserved units`);
+  await tx
+    .updateTable('inventory_reservations')
+    .set((eb) => ({ quantity: eb('quantity', '-', units) }))
+    .where('account_id', '=', accountId)
+    .where('order_line_id', '=', lineId)
+    .where('warehouse_id', '=', warehouseId)
+    .where('quantity', '>=', units)
+    .execute();
+  await touchProductInventory(tx, accountId, productId, now);
+}
