@@ -14,6 +14,13 @@ export interface LoadJob {
   bodies: string[] | null;
   connections: number;
   durationSeconds: number;
+  /**
+   * Every "[<id>]" in a body becomes an id unique to that request (bench/orders.ts: one channelOrderId per
+   * created order, although every connection walks the same body list). Not autocannon's own idReplacement:
+   * that one declares a Content-Length 27 bytes per id longer than the 24-byte ids it writes, so the
+   * server waits for bytes that never come.
+   */
+  uniqueIds?: boolean;
 }
 
 export interface LoadResult {
@@ -26,6 +33,13 @@ export interface LoadResult {
   timeouts: number;
 }
 
+// Unique across load processes too: the pid and start time prefix a per-process counter.
+const idPrefix = `${process.pid.toString(36)}${Date.now().toString(36)}`;
+let idCounter = 0;
+function withUniqueId<R extends { body?: string }>(request: R): R {
+  return { ...request, body: request.body?.replace(/\[<id>\]/g, () => `${idPrefix}-${(idCounter++).toString(36)}`) };
+}
+
 export async function runLoad(job: LoadJob): Promise<LoadResult> {
   // Every request takes the next SKU (or batch), so the server does not answer one hot row only. The
   // requests are listed up front: autocannon builds each once, which keeps the client cheap (a
@@ -36,6 +50,7 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
     headers: job.headers,
     path: job.paths[i % job.paths.length]!,
     ...(job.bodies ? { body: job.bodies[i % job.bodies.length]! } : {}),
+    ...(job.uniqueIds ? { setupRequest: withUniqueId } : {}),
   }));
   const result = await autocannon({
     url: job.url,

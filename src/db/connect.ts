@@ -46,6 +46,26 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
   sqlite.pragma('foreign_keys = ON');
   // Another process (a separate worker or the CLI) may hold the write lock briefly.
   sqlite.pragma('busy_timeout = 5000');
+  // Without statistics SQLite's planner takes `account_id = ?` for a selective predicate and may scan a
+  // whole account through an account-led index instead of using the primary key or a better index. Keep
+  // sqlite_stat1 current the way SQLite recommends: analyze what needs it at open, then every hour.
+  sqlite.pragma('optimize=0x10002');
+  const optimizer = setInterval(() => {
+    try {
+      sqlite.pragma('optimize');
+    } catch {
+      // Busy or closing: the next round will do it.
+    }
+  }, 60 * 60 * 1000);
+  optimizer.unref();
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', raw: { sqlite }, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    raw: { sqlite },
+    close: async () => {
+      clearInterval(optimizer);
+      await db.destroy();
+    },
+  };
 }

@@ -302,6 +302,8 @@ export interface SalesOrderPackagesTable {
   shipped_ts: string;
   rma: string | null;
   label_url: string | null;
+  /** v2 trackingUrl: the carrier's tracking page (007_package_tracking_url); not labelUrl. */
+  tracking_url: string | null;
   package_weight: string | null;
   package_weight_uom: string | null;
   package_height: string | null;
@@ -401,6 +403,30 @@ export interface FulfillmentAlertsTable {
   resolved_ts: string | null;
 }
 
+/** Kit recipe (migration 006): units of a component product per kit product. */
+export interface KitComponentsTable {
+  id: Generated<number>;
+  account_id: number;
+  kit_product_id: number;
+  component_product_id: number;
+  quantity: number;
+  created_at: string;
+}
+
+/**
+ * A kit line's route: the recipe when it was routed, and the component units still reserved for the kits
+ * built from components (route.reserved_quantity counts those kits too; route.assembled_quantity says how
+ * many of the routed kits were already assembled).
+ */
+export interface OrderRouteKitComponentsTable {
+  id: Generated<number>;
+  account_id: number;
+  route_id: number;
+  component_product_id: number;
+  component_quantity: number;
+  reserved_quantity: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   warehouses: WarehousesTable;
@@ -419,6 +445,8 @@ export interface Database {
   sales_orders: SalesOrdersTable;
   sales_order_lines: SalesOrderLinesTable;
   order_line_routes: OrderLineRoutesTable;
+  kit_components: KitComponentsTable;
+  order_route_kit_components: OrderRouteKitComponentsTable;
   sales_order_status_confirmations: SalesOrderStatusConfirmationsTable;
   sales_order_packages: SalesOrderPackagesTable;
   sales_order_package_items: SalesOrderPackageItemsTable;

@@ -6,6 +6,8 @@ import * as m002 from './002_jobs.js';
 import * as m003 from './003_sales_orders.js';
 import * as m004 from './004_fulfillment.js';
 import * as m005 from './005_order_returns.js';
+import * as m006 from './006_kits.js';
+import * as m007 from './007_package_tracking_url.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -26,6 +28,8 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '003_sales_orders': m003,
   '004_fulfillment': m004,
   '005_order_returns': m005,
+  '006_kits': m006,
+  '007_package_tracking_url': m007,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

@@ -3,6 +3,7 @@ import { warehouseUniqueIdFor, type Principal } from '../accounts/principal.js';
 import type { Address } from '../orders/model.js';
 import type { FulfillmentOrderRow } from './access.js';
 import { derivedStatus, ORDER_CURRENCY, type FulfillmentOrderStatus } from './model.js';
+import { accountFilterById } from '../../db/tenancy.js';
 
 /** The v2 fulfillment order (document 2.18), with lines derived from the routes (units still owed). */
 
@@ -90,7 +91,7 @@ export async function fulfillmentOrderViews(db: Db | Tx, principal: Principal, r
   const orders = await db
     .selectFrom('sales_orders')
     .select(['id', 'order_ts', 'customer_name', 'requested_service_level', 'standard_service_level', 'shipping_address', 'accounting'])
-    .where('account_id', '=', accountId)
+    .where(accountFilterById(accountId))
     .where('id', 'in', orderIds)
     .execute();
   const routes = await db

@@ -2,6 +2,7 @@ import type { Db, Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import { failedPrecondition, invalidField } from '../errors.js';
 import { findVisibleOrder } from './find-order.js';
+import { recomputeOrderStatus } from './status.js';
 import { orderViews, type SalesOrderV1 } from './view.js';
 
 /** The channel's small writes on one order (resolutions §3): accept, markPaid, confirmStatus. */
@@ -39,24 +40,19 @@ export async function markOrderPaid(tx: Tx, principal: Principal, orderNumber: s
   const { order } = await findVisibleOrder(tx, principal, orderNumber);
   if (order.status === 'PENDING_PAYMENT') {
     const iso = now.toISOString();
+    // Only the payment facts are written here; the order's and lines' statuses (and last_updated_ts) are
+    // derived by recomputeOrderStatus like after any other change. The conditional UPDATE makes a
+    // concurrent second markPaid a no-op. Reservations stay: PENDING and PENDING_PAYMENT both hold stock.
     const moved = await tx
       .updateTable('sales_orders')
-      .set({ status: 'PENDING', paid: 1, paid_ts: iso, last_updated_ts: iso })
+      .set({ paid: 1, paid_ts: iso })
       .where('account_id', '=', principal.accountId)
       .where('id', '=', order.id)
       .where('status', '=', 'PENDING_PAYMENT')
+      .where('paid', '=', 0)
       .returning('id')
       .executeTakeFirst();
-    if (moved) {
-      // The lines' reservations stay as they are: PENDING and PENDING_PAYMENT both hold stock.
-      await tx
-        .updateTable('sales_order_lines')
-        .set({ status: 'PENDING', updated_at: iso })
-        .where('account_id', '=', principal.accountId)
-        .where('order_id', '=', order.id)
-        .where('status', '=', 'PENDING_PAYMENT')
-        .execute();
-    }
+    if (moved) await recomputeOrderStatus(tx, principal.accountId, order.id, now);
   } else if (order.status !== 'PENDING') {
     throw failedPrecondition(`sales order ${orderNumber} is ${order.status}; only a PENDING_PAYMENT order can be marked paid`);
   }

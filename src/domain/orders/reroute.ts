@@ -48,6 +48,22 @@ export async function rerouteLine(tx: Tx, accountId: number, orderId: number, in
   if (target.channel_fulfilled === 1 && order.fba !== 1 && order.channel_will_fulfill !== 1) {
     throw invalidField('toWarehouseId', `warehouse ${toWarehouseId} is channel-fulfilled and this order is not fulfilled by the channel`);
   }
+  // A REJECTED fulfillment order stays REJECTED (its partner declined this order): units moved there would be
+  // owed on an order no queue shows and no one would ship them. Refuse the target instead.
+  const rejected = await tx
+    .selectFrom('fulfillment_orders')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('order_id', '=', orderId)
+    .where('warehouse_id', '=', toWarehouseId)
+    .where('status', '=', 'REJECTED')
+    .executeTakeFirst();
+  if (rejected) {
+    throw conflict(
+      `warehouse ${toWarehouseId}'s fulfillment partner rejected this order (fulfillment order ${rejected.id}); ` +
+        'choose another warehouse',
+    );
+  }
   const route = await tx
     .selectFrom('order_line_routes')
     .select(['id', 'reserved_quantity', 'backorder_quantity'])

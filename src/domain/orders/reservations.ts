@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/tx.js';
+import { takeKitComponentUnits } from './kit-routing.js';
 
 /**
  * Stock held by order lines. The inventory counters are the inventory area's table, but their
@@ -130,26 +131,31 @@ export async function releaseRouteUnits(tx: Tx, input: ReleaseRouteUnitsInput): 
       .returning('id')
       .executeTakeFirst();
     if (!moved) continue;
-    if (fromReserved > 0) {
+    // A kit route gives back component-built kits first (their components); the rest is the route's own SKU.
+    const ownUnits =
+      fromReserved > 0
+        ? await takeKitComponentUnits(tx, { accountId, routeId, warehouseId: route.warehouse_id, kits: fromReserved, mode: 'release', leavingRoute: input.reroute === true, now })
+        : 0;
+    if (ownUnits > 0) {
       await tx
         .updateTable('inventory')
         .set((eb) => ({
-          available_quantity: eb('available_quantity', '+', fromReserved),
-          reserved_quantity: eb('reserved_quantity', '-', fromReserved),
+          available_quantity: eb('available_quantity', '+', ownUnits),
+          reserved_quantity: eb('reserved_quantity', '-', ownUnits),
           updated_at: iso,
         }))
         .where('account_id', '=', accountId)
         .where('product_id', '=', route.product_id)
         .where('warehouse_id', '=', route.warehouse_id)
-        .where('reserved_quantity', '>=', fromReserved)
+        .where('reserved_quantity', '>=', ownUnits)
         .execute();
       await tx
         .updateTable('inventory_reservations')
-        .set((eb) => ({ quantity: eb('quantity', '-', fromReserved) }))
+        .set((eb) => ({ quantity: eb('quantity', '-', ownUnits) }))
         .where('account_id', '=', accountId)
         .where('order_line_id', '=', route.line_id)
         .where('warehouse_id', '=', route.warehouse_id)
-        .where('quantity', '>=', fromReserved)
+        .where('quantity', '>=', ownUnits)
         .execute();
       await touchProductInventory(tx, accountId, route.product_id, now);
     }

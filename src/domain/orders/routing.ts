@@ -1,5 +1,7 @@
 import type { Tx } from '../../db/tx.js';
 import type { WarehouseRow } from '../accounts/warehouses.js';
+import { kitRecipe } from '../catalog/kits.js';
+import { recordKitRoute, reserveKitComponents } from './kit-routing.js';
 import { recordReservation, reserveUnits, touchProductInventory } from './reservations.js';
 
 /**
@@ -16,6 +18,8 @@ import { recordReservation, reserveUnits, touchProductInventory } from './reserv
  *   any routed units.
  * - Each placement is a conditional reservation; when a parallel order took the units first, the
  *   candidates are read again, so the outcome is as if the orders had run one after the other.
+ * - A kit (a product with components, src/domain/catalog/kits.ts) routes its own stock first (assembled
+ *   kits), then builds the rest from components (kit-routing.ts), then backorders what is left.
  */
 
 export interface RoutingPlace {
@@ -78,6 +82,17 @@ export async function routeLine(
     placed.set(top.warehouse_id, entry);
     remaining -= take;
   }
+  const recipe = await kitRecipe(tx, accountId, line.productId);
+  const componentKits = new Map<number, number>();
+  if (remaining > 0 && recipe.length > 0) {
+    for (const built of await reserveKitComponents(tx, accountId, recipe, candidates, remaining, now)) {
+      const entry = placed.get(built.warehouseId) ?? { warehouseId: built.warehouseId, reserved: 0, backordered: 0 };
+      entry.reserved += built.kits;
+      placed.set(built.warehouseId, entry);
+      componentKits.set(built.warehouseId, built.kits);
+      remaining -= built.kits;
+    }
+  }
   if (remaining > 0 && fallback) {
     const entry = placed.get(fallback.id) ?? { warehouseId: fallback.id, reserved: 0, backordered: 0 };
     entry.backordered += remaining;
@@ -85,7 +100,7 @@ export async function routeLine(
   }
   const places = [...placed.values()];
   if (places.length > 0) {
-    await tx
+    const routes = await tx
       .insertInto('order_line_routes')
       .values(
         places.map((p) => ({
@@ -99,12 +114,17 @@ export async function routeLine(
           backorder_quantity: p.backordered,
           shipped_quantity: 0,
           cancelled_quantity: 0,
-          assembled_quantity: null,
+          // Kit routes say how many of their kits were already assembled (the kit's own stock).
+          assembled_quantity: recipe.length > 0 ? p.reserved - (componentKits.get(p.warehouseId) ?? 0) : null,
           routed_at: now.toISOString(),
           updated_at: now.toISOString(),
         })),
       )
+      .returning(['id', 'warehouse_id'])
       .execute();
+    if (recipe.length > 0) {
+      for (const r of routes) await recordKitRoute(tx, accountId, r.id, recipe, componentKits.get(r.warehouse_id) ?? 0);
+    }
   }
   if (places.some((p) => p.reserved > 0)) await touchProductInventory(tx, accountId, line.productId, now);
   return places;

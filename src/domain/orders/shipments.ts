@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../db/tx.js';
 import { invalidArgument, invalidField } from '../errors.js';
+import { takeKitComponentUnits } from './kit-routing.js';
 import { touchProductInventory } from './reservations.js';
 import { recomputeOrderStatus } from './status.js';
 
@@ -42,7 +43,10 @@ export interface RecordShipmentInput {
   carrier: string | null;
   serviceLevel: string | null;
   tracking: string | null;
-  /** Accepted for the v2 shape; the package table has no column for it, so it is not stored. */
+  /**
+   * v2 trackingUrl, stored in sales_order_packages.tracking_url. No output of the contract has a field for it
+   * (2.10 labelUrl is the label, 2.16 packages have none), so it is kept for support, not shown.
+   */
   trackingUrl?: string | null;
   shippedTs: Date;
   /** Decimal string. */
@@ -85,6 +89,7 @@ export async function recordShipment(tx: Tx, input: RecordShipmentInput): Promis
       service_level: input.serviceLevel,
       cost: input.cost ?? null,
       tracking: input.tracking,
+      tracking_url: input.trackingUrl?.trim() || null,
       shipped_ts: input.shippedTs.toISOString(),
       rma: input.extra?.rma ?? null,
       label_url: input.extra?.labelUrl ?? null,
@@ -207,7 +212,9 @@ async function consumeOwedUnits(tx: Tx, accountId: number, lineId: number, wareh
       .returning('id')
       .executeTakeFirst();
     if (!updated) continue;
-    if (fromReserved > 0) await releaseShippedStock(tx, accountId, route.product_id, warehouseId, lineId, fromReserved, now);
+    // A kit route ships its component-built kits first (kit-routing.ts); the rest leaves the route's own SKU.
+    const ownUnits = fromReserved > 0 ? await takeKitComponentUnits(tx, { accountId, routeId: route.id, warehouseId, kits: fromReserved, mode: 'ship', now }) : 0;
+    if (ownUnits > 0) await releaseShippedStock(tx, accountId, route.product_id, warehouseId, lineId, ownUnits, now);
     return;
   }
   throw invalidArgument(`line item ${lineId}: the units owed changed while shipping; send the shipment again`);
@@ -222,6 +229,8 @@ async function releaseShippedStock(tx: Tx, accountId: number, productId: number,
     .updateTable('inventory')
     .set((eb) => ({
       reserved_quantity: eb('reserved_quantity', '-', units),
+      // Shipped assembled kits leave the seller's assembled count too (null for other SKUs stays null).
+      assembled_quantity: sql<number | null>`case when ${eb.ref('assembled_quantity')} >= ${units} then ${eb.ref('assembled_quantity')} - ${units} when ${eb.ref('assembled_quantity')} is null then null else 0 end`,
       onhand_quantity: sql<number>`case when ${eb.ref('onhand_quantity')} >= ${units} then ${eb.ref('onhand_quantity')} - ${units} else 0 end`,
       available_quantity: sql<number>`case when ${eb.ref('onhand_quantity')} - ${eb.ref('reserved_quantity')} > 0 then ${eb.ref('onhand_quantity')} - ${eb.ref('reserved_quantity')} else 0 end`,
       updated_at: nowIso,

@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
 import type { App } from '../types.js';
+import { registerAdminAlertRoutes } from './alerts/index.js';
 import { registerCreateAccount } from './create-account.js';
 import { registerCreateToken } from './create-token.js';
 import { registerCreateWarehouse } from './create-warehouse.js';
@@ -7,6 +8,7 @@ import { registerGetAccount } from './get-account.js';
 import { registerGetApp } from './get-app.js';
 import { registerInstallApp } from './install-app.js';
 import { registerAdminJobRoutes } from './jobs/index.js';
+import { registerAdminKitRoutes } from './kits/index.js';
 import { registerAdminOrderRoutes } from './orders/index.js';
 import { registerListAccounts } from './list-accounts.js';
 import { registerListInstallations } from './list-installations.js';
@@ -38,4 +40,6 @@ export function registerAdminRoutes(app: App, deps: Deps): void {
   registerRevokeTokenByValue(app, deps);
   registerAdminJobRoutes(app, deps);
   registerAdminOrderRoutes(app, deps);
+  registerAdminKitRoutes(app, deps);
+  registerAdminAlertRoutes(app, deps);
 }

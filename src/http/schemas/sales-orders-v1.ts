@@ -139,8 +139,12 @@ const RoutingInfo = Type.Object({
     Nullable(Type.String({ description: "only for inventory, shipping and 3PL tokens: the caller's id for the warehouse" })),
   ),
   quantity: Type.Integer({ description: 'units taken from that warehouse (including backordered ones)' }),
-  assembledQuantity: Nullable(Type.Integer()),
-  kitComponents: Nullable(Type.Array(Type.Object({ SKU: Type.String(), componentQuantity: Type.Integer() }))),
+  assembledQuantity: Nullable(Type.Integer({ description: 'kit lines: how many of these kits were already assembled; null for a single SKU' })),
+  kitComponents: Nullable(
+    Type.Array(Type.Object({ SKU: Type.String(), componentQuantity: Type.Integer({ description: 'units per kit' }) }), {
+      description: 'kit lines: the components per kit (the recipe the line was routed with); null for a single SKU',
+    }),
+  ),
 });
 
 const LineItem = Type.Object({
@@ -193,6 +197,36 @@ const PackageV1 = Type.Object({
   products: Type.Array(Type.Object({ sku: Nullable(Type.String()), lineItemId: Type.String(), quantity: Type.Integer() })),
 });
 
+/** Document 2.10 "Return order"; built by src/domain/orders/returns-view.ts (ReturnOrderV1). */
+const ReturnOrderV1 = Type.Object(
+  {
+    returnOrderId: Type.Integer(),
+    channelReturnId: Nullable(Type.String({ description: "the channel's id of the return, when it gave one" })),
+    requestTs: Timestamp,
+    cancelled: Type.Boolean(),
+    returnItems: Type.Array(
+      Type.Object({
+        returnOrderItemId: Type.Integer(),
+        SKU: Type.String(),
+        quantity: Type.Integer({ description: 'units being returned' }),
+        originalQuantity: Type.Integer({ description: 'units the order line was for' }),
+        refundAmount: Nullable(Type.Number({ description: 'null until a refund is recorded for the item' })),
+      }),
+    ),
+  },
+  {
+    examples: [
+      {
+        returnOrderId: 3,
+        channelReturnId: 'RMA-123',
+        requestTs: '2026-11-21T12:00:00.000Z',
+        cancelled: false,
+        returnItems: [{ returnOrderItemId: 5, SKU: 'FA', quantity: 1, originalQuantity: 2, refundAmount: 19.99 }],
+      },
+    ],
+  },
+);
+
 export const SalesOrderV1 = Type.Object(
   {
     orderNumber: Type.String(),
@@ -217,7 +251,7 @@ export const SalesOrderV1 = Type.Object(
     billingAddress: Nullable(Address),
     packages: Type.Array(PackageV1, { description: 'packages shipped (POST /v1/salesOrder/shipments or v2 shipments)' }),
     products: Type.Array(LineItem),
-    returnOrders: Type.Array(Type.Unknown()),
+    returnOrders: Type.Array(ReturnOrderV1),
     fba: Type.Boolean(),
     channelWillFulfill: Type.Boolean(),
     prime: Type.Boolean(),

@@ -175,7 +175,7 @@ export const ShipmentsBody = Type.Object(
           carrier: Text('carrier name'),
           trackingNumber: Text('required'),
           tracking_number: Text('snake_case alias of trackingNumber'),
-          trackingUrl: Text('tracking page URL'),
+          trackingUrl: Text('tracking page URL; stored with the package, not shown by any read'),
           tracking_url: Text('snake_case alias of trackingUrl'),
           serviceLevel: Text('required'),
           service_level: Text('snake_case alias of serviceLevel'),

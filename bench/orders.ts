@@ -1,0 +1,515 @@
+/**
+ * `npm run bench:orders`: what orders cost (issue 3 item 7). Never run by `npm test`.
+ *
+ * Same harness as bench/run.ts: the service runs in this process as `serve` builds it (buildApp over an
+ * embedded SQLite database in a temporary DATA_DIR; rate limiting off, logging silent) on 127.0.0.1, and
+ * autocannon runs in a child process (bench/load.ts). The account has a storefront ("Shop One", a
+ * SALES_CHANNEL token), a SHIPPING integration mapped to the warehouse "Main", and BENCH_ORDER_SKUS SKUs
+ * stocked there. Scenarios:
+ *   create       POST /v1/salesOrder with the storefront token: 2-line orders on stocked SKUs, every request
+ *                a new channelOrderId (bench/load.ts uniqueIds), so none is an idempotent replay
+ *   need-to-ship GET /v2/shipping/need_to_ship, first page (default pageSize), with BENCH_OPEN_ORDERS open
+ *                fulfillment orders for the shipping integration
+ *   list-first   GET /v1/salesOrder?pageLength=100 with the storefront token (page 1 of its listing)
+ *   list-deep    the nextToken URL of page DEEP_PAGE of that same listing, found by walking the chain once
+ * The BENCH_OPEN_ORDERS orders are not created through HTTP: one order is created through POST
+ * /v1/salesOrder as a template, and its rows (order, lines, routes, reservation ledger, fulfillment order)
+ * are cloned with multi-row INSERTs in a few big transactions; the inventory counters then take the
+ * clones' reservations with one conditional UPDATE per SKU, so available = on-hand − reserved holds.
+ *
+ * Knobs (environment): BENCH_DURATION seconds per run (8), BENCH_RUNS (2), BENCH_CONNECTIONS (10),
+ * BENCH_OPEN_ORDERS (100000; the deep page needs ≥ 100 × DEEP_PAGE of them), BENCH_ORDER_SKUS (200),
+ * BENCH_SCENARIOS (comma list of the names above, default all), BENCH_OUTPUT (default bench/RESULTS.md,
+ * where the "## Orders benchmark" section is replaced and everything else kept; "-" prints only).
+ */
+import { fork } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql, type Kysely } from 'kysely';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { migrateToLatest } from '../src/db/migrations/index.js';
+import { withTx, type Db } from '../src/db/tx.js';
+import { closeDeps, createDeps, type Deps } from '../src/deps.js';
+import { createAccount, issueSellerToken } from '../src/domain/accounts/accounts.js';
+import { registerApp } from '../src/domain/accounts/apps.js';
+import { installApp } from '../src/domain/accounts/installations.js';
+import { SCOPES, type AppKind, type Scope } from '../src/domain/accounts/principal.js';
+import { createWarehouse } from '../src/domain/accounts/warehouses.js';
+import { oneYearBefore } from '../src/domain/orders/list-orders.js';
+import type { LoadJob, LoadResult } from './load.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+function envInt(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new Error(`${name} must be a whole number ≥ ${min}, got "${raw}"`);
+  return Number(raw);
+}
+
+const PAGE_LENGTH = 100;
+const DEEP_PAGE = 1000;
+const DURATION = envInt('BENCH_DURATION', 8, 1);
+const RUNS = envInt('BENCH_RUNS', 2, 1);
+const CONNECTIONS = envInt('BENCH_CONNECTIONS', 10, 1);
+const OPEN_ORDERS = envInt('BENCH_OPEN_ORDERS', 100_000, 1000);
+const SKU_COUNT = envInt('BENCH_ORDER_SKUS', 200, 10);
+const WARMUP_SECONDS = 2;
+const STOCK_PER_SKU = 1_000_000;
+/** Rows per INSERT statement (the widest table has ~35 columns; SQLite allows 32 766 parameters). */
+const ROWS_PER_INSERT = 500;
+/** Orders per seeding transaction. */
+const ORDERS_PER_TX = 25_000;
+const DEEP_TARGET = 1.5;
+const ALL_SCENARIOS = ['create', 'need-to-ship', 'list-first', 'list-deep'] as const;
+type ScenarioName = (typeof ALL_SCENARIOS)[number];
+
+interface Scenario {
+  name: ScenarioName;
+  title: string;
+  job: LoadJob;
+}
+
+/** Runs one load job in a fresh child process. */
+function load(job: LoadJob): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(here, 'load.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+    let settled = false;
+    child.once('message', (message: { ok: true; result: LoadResult } | { ok: false; error: string }) => {
+      settled = true;
+      if (message.ok) resolve(message.result);
+      else reject(new Error(`load generator failed: ${message.error}`));
+    });
+    child.once('exit', (code) => {
+      if (!settled) reject(new Error(`load generator exited with ${code} before reporting`));
+    });
+    child.send(job);
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+const skuName = (i: number) => `ORD-${String(i).padStart(4, '0')}`;
+
+async function expectOk(res: Response, what: string): Promise<unknown> {
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${what} answered ${res.status}: ${text.slice(0, 400)}`);
+  return JSON.parse(text) as unknown;
+}
+
+/** Registers an app, installs it and exchanges the code through POST /v1/token, as a partner would. */
+async function installPartner(
+  deps: Deps,
+  base: string,
+  accountId: number,
+  kind: AppKind,
+  scopes: Scope[],
+  options: { name: string; warehouses?: { warehouseId: number; warehouseUniqueId: string }[]; storefrontName?: string },
+) {
+  const now = deps.clock.now();
+  const redirectUri = 'https://partner.example/oauth/callback';
+  const creds = await registerApp(deps.db.db, deps.signer, { name: options.name, contactEmail: 'dev@partner.example', redirectUri, kind, scopes }, now);
+  const installed = await withTx(deps.db.db, (tx) =>
+    installApp(tx, accountId, { appId: creds.appId, warehouses: options.warehouses, storefrontName: options.storefrontName }, now),
+  );
+  const res = await fetch(`${base}/v1/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString('base64')}`,
+    },
+    body: new URLSearchParams({ grant_type: 'authorization_code', code: installed.code, redirect_uri: redirectUri }).toString(),
+  });
+  const body = (await expectOk(res, 'POST /v1/token')) as { access_token: string };
+  return { installationId: installed.installationId, token: body.access_token };
+}
+
+const ADDRESS = { name: 'Ada Buyer', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', countryCode: 'US' };
+
+/** A 2-line order body on stocked SKUs (`i` picks the pair); "[<id>]" is replaced per request by autocannon. */
+function orderBody(channelOrderId: string, i: number, orderTs: string): string {
+  return JSON.stringify({
+    channelOrderId,
+    orderTs,
+    customerName: 'Ada Buyer',
+    shippingAddress: ADDRESS,
+    products: [
+      { sku: skuName(i % SKU_COUNT), quantity: 1, unitPrice: '19.99', channelLineItemId: 'L1' },
+      { sku: skuName((i + 1) % SKU_COUNT), quantity: 2, unitPrice: '5.00', channelLineItemId: 'L2' },
+    ],
+  });
+}
+
+function chunks<T>(rows: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Clones the template order `count` times with direct multi-row INSERTs: each clone gets its own
+ * channelOrderId, SKU pair (rotating over the stocked SKUs), and timestamps one second apart in the past
+ * (so the listing, oldest lastUpdatedTs first, puts them before anything the create scenario adds).
+ * Returns the units reserved per product id so the caller moves the inventory counters.
+ */
+async function cloneOrders(db: Db, accountId: number, templateOrderId: number, count: number, productIds: number[], now: Date) {
+  const order = await db.selectFrom('sales_orders').selectAll().where('account_id', '=', accountId).where('id', '=', templateOrderId).executeTakeFirstOrThrow();
+  const lines = await db.selectFrom('sales_order_lines').selectAll().where('order_id', '=', templateOrderId).orderBy('position').execute();
+  const routes = await db.selectFrom('order_line_routes').selectAll().where('order_id', '=', templateOrderId).execute();
+  const fulfillment = await db.selectFrom('fulfillment_orders').selectAll().where('order_id', '=', templateOrderId).executeTakeFirstOrThrow();
+  const reservation = await db.selectFrom('inventory_reservations').selectAll().where('order_line_id', '=', lines[0]!.id).executeTakeFirstOrThrow();
+  if (lines.length !== 2 || routes.length !== 2 || routes.some((r) => r.reserved_quantity !== r.quantity || r.warehouse_id !== fulfillment.warehouse_id)) {
+    throw new Error('the template order is not 2 lines fully reserved in the shipping warehouse; raise the stock');
+  }
+  const maxId = async (table: 'sales_orders' | 'sales_order_lines' | 'order_line_routes' | 'inventory_reservations' | 'fulfillment_orders') =>
+    Number((await db.selectFrom(table).select((eb) => eb.fn.max<number>('id').as('m')).executeTakeFirstOrThrow()).m ?? 0);
+  let orderId = await maxId('sales_orders');
+  let lineId = await maxId('sales_order_lines');
+  let routeId = await maxId('order_line_routes');
+  let reservationId = await maxId('inventory_reservations');
+  let fulfillmentId = await maxId('fulfillment_orders');
+  const reservedByProduct = new Map<number, number>();
+  const oldest = now.getTime() - (count + 60) * 1000;
+
+  for (let first = 0; first < count; first += ORDERS_PER_TX) {
+    const n = Math.min(ORDERS_PER_TX, count - first);
+    const orderRows: (typeof order)[] = [];
+    const lineRows: (typeof lines)[number][] = [];
+    const routeRows: (typeof routes)[number][] = [];
+    const reservationRows: (typeof reservation)[] = [];
+    const fulfillmentRows: (typeof fulfillment)[] = [];
+    for (let k = 0; k < n; k++) {
+      const i = first + k;
+      const iso = new Date(oldest + i * 1000).toISOString();
+      const id = ++orderId;
+      orderRows.push({ ...order, id, channel_order_id: `SEED-${i}`, order_ts: iso, created_at: iso, last_updated_ts: iso });
+      fulfillmentRows.push({ ...fulfillment, id: ++fulfillmentId, order_id: id, assigned_ts: iso, created_at: iso, last_updated_ts: iso });
+      lines.forEach((line, position) => {
+        const productIndex = (i + position) % productIds.length;
+        const productId = productIds[productIndex]!;
+        const sku = skuName(productIndex);
+        const lid = ++lineId;
+        lineRows.push({ ...line, id: lid, order_id: id, product_id: productId, sku, requested_sku: sku, created_at: iso, updated_at: iso });
+        const route = routes.find((r) => r.line_id === line.id)!;
+        routeRows.push({ ...route, id: ++routeId, order_id: id, line_id: lid, product_id: productId, routed_at: iso, updated_at: iso });
+        reservationRows.push({ ...reservation, id: ++reservationId, order_line_id: lid, product_id: productId, quantity: route.reserved_quantity, routed_at: iso });
+        reservedByProduct.set(productId, (reservedByProduct.get(productId) ?? 0) + route.reserved_quantity);
+      });
+    }
+    await withTx(db, async (tx) => {
+      for (const rows of chunks(orderRows, ROWS_PER_INSERT)) await tx.insertInto('sales_orders').values(rows).execute();
+      for (const rows of chunks(lineRows, ROWS_PER_INSERT)) await tx.insertInto('sales_order_lines').values(rows).execute();
+      for (const rows of chunks(routeRows, ROWS_PER_INSERT)) await tx.insertInto('order_line_routes').values(rows).execute();
+      for (const rows of chunks(reservationRows, ROWS_PER_INSERT)) await tx.insertInto('inventory_reservations').values(rows).execute();
+      for (const rows of chunks(fulfillmentRows, ROWS_PER_INSERT)) await tx.insertInto('fulfillment_orders').values(rows).execute();
+    });
+  }
+  // The clones' reserved units leave available stock: one conditional UPDATE per SKU, as routing does.
+  await withTx(db, async (tx) => {
+    for (const [productId, units] of reservedByProduct) {
+      const moved = await tx
+        .updateTable('inventory')
+        .set((eb) => ({ available_quantity: eb('available_quantity', '-', units), reserved_quantity: eb('reserved_quantity', '+', units) }))
+        .where('account_id', '=', accountId)
+        .where('product_id', '=', productId)
+        .where('warehouse_id', '=', fulfillment.warehouse_id)
+        .where('available_quantity', '>=', units)
+        .returning('id')
+        .executeTakeFirst();
+      if (!moved) throw new Error(`not enough stock to seed reservations of product ${productId}`);
+    }
+  });
+}
+
+/** The listing query GET /v1/salesOrder runs for a storefront token past a keyset (src/domain/orders/list-orders.ts). */
+async function explainDeepList(db: Db, accountId: number, storefrontId: number, after: { ts: string; id: number }, windowStart: string) {
+  const compiled = db
+    .selectFrom('sales_orders as o')
+    .selectAll('o')
+    .where('o.account_id', '=', accountId)
+    .where('o.storefront_id', '=', storefrontId)
+    .where('o.order_ts', '>=', windowStart)
+    .where((eb) => eb(eb.refTuple('o.last_updated_ts', 'o.id'), '>', eb.tuple(after.ts, after.id)))
+    .orderBy('o.last_updated_ts')
+    .orderBy('o.id')
+    .limit(PAGE_LENGTH + 1)
+    .compile();
+  // For reading only: the parameters inlined as literals (EXPLAIN shows the same plan either way).
+  const inlined = compiled.parameters.reduce<string>(
+    (text, value) => text.replace('?', typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`),
+    compiled.sql,
+  );
+  const rows = await sql<{ detail: string }>`explain query plan ${sql.raw(inlined)}`.execute(db);
+  return { sql: inlined, plan: rows.rows.map((r) => r.detail) };
+}
+
+async function main() {
+  const selected = (process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean) as ScenarioName[];
+  for (const s of selected) if (!ALL_SCENARIOS.includes(s)) throw new Error(`unknown scenario "${s}"`);
+  const wantsDeep = selected.includes('list-deep');
+  if (wantsDeep && OPEN_ORDERS < PAGE_LENGTH * DEEP_PAGE) {
+    throw new Error(`list-deep needs BENCH_OPEN_ORDERS ≥ ${PAGE_LENGTH * DEEP_PAGE}`);
+  }
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mcs-bench-orders-'));
+  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' });
+  const deps = createDeps(config);
+  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+  try {
+    await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+    app = await buildApp(deps);
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const db = deps.db.db;
+    const now = deps.clock.now();
+
+    // Account, warehouse "Main" mapped to a shipping integration, a storefront, SKU_COUNT SKUs in Main.
+    const { accountId } = await createAccount(db, { name: 'Bench seller' }, now);
+    const main = (await createWarehouse(db, accountId, { name: 'Main' }, now)).warehouseId;
+    const { accessToken: sellerToken } = await issueSellerToken(db, accountId, [...SCOPES], now);
+    const shipping = await installPartner(deps, base, accountId, 'SHIPPING', ['sales:orders:fulfillment:self'], {
+      name: 'Bench shipper',
+      warehouses: [{ warehouseId: main, warehouseUniqueId: 'SHIP-MAIN' }],
+    });
+    const channel = await installPartner(deps, base, accountId, 'SALES_CHANNEL', ['listing:self', 'sales:orders:self'], {
+      name: 'Bench channel',
+      storefrontName: 'Shop One',
+    });
+    const sellerHeaders = { authorization: `Bearer ${sellerToken}`, 'content-type': 'application/json' };
+    for (let first = 0; first < SKU_COUNT; first += 50) {
+      const items = Array.from({ length: Math.min(50, SKU_COUNT - first) }, (_, k) => ({
+        SKU: skuName(first + k),
+        standardProductId: String(200000000000 + first + k),
+        standardProductIdType: 'UPC',
+        quantity: STOCK_PER_SKU,
+      }));
+      const res = await fetch(`${base}/v1/inventory`, { method: 'POST', headers: sellerHeaders, body: JSON.stringify({ warehouseName: 'Main', items }) });
+      const body = (await expectOk(res, 'POST /v1/inventory')) as { results: { success: boolean; errorMessage: string }[] };
+      const failed = body.results.find((r) => !r.success);
+      if (failed) throw new Error(`stocking failed: ${failed.errorMessage}`);
+    }
+    const products = await db.selectFrom('products').select(['id', 'sku']).where('account_id', '=', accountId).execute();
+    const productIds = Array.from({ length: SKU_COUNT }, (_, i) => products.find((p) => p.sku === skuName(i))!.id);
+
+    // The template order, through HTTP, then its clones by direct INSERTs.
+    const channelHeaders = { authorization: `Bearer ${channel.token}`, 'content-type': 'application/json' };
+    const recentTs = new Date(now.getTime() - 3_600_000).toISOString();
+    const template = (await expectOk(
+      await fetch(`${base}/v1/salesOrder`, { method: 'POST', headers: channelHeaders, body: orderBody('TEMPLATE', 0, recentTs) }),
+      'POST /v1/salesOrder (template)',
+    )) as { orderNumber: string };
+    const seedStarted = performance.now();
+    await cloneOrders(db, accountId, Number(template.orderNumber), OPEN_ORDERS - 1, productIds, now);
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    const openCount = Number(
+      (
+        await db
+          .selectFrom('fulfillment_orders')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('account_id', '=', accountId)
+          .where('installation_id', '=', shipping.installationId)
+          .where('status', '=', 'NEW')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    process.stdout.write(`seeded ${OPEN_ORDERS - 1} orders (+1 template) in ${seedSeconds.toFixed(1)} s; ${openCount} open fulfillment orders\n`);
+
+    // The queue answers a full first page of owed orders.
+    const shipHeaders = { authorization: `Bearer ${shipping.token}` };
+    const queue = (await expectOk(await fetch(`${base}/v2/shipping/need_to_ship`, { headers: shipHeaders }), 'GET need_to_ship')) as {
+      orders: { lines: unknown[] }[];
+      nextCursor: string;
+    };
+    if (queue.orders.length !== 50 || queue.nextCursor === '' || queue.orders.some((o) => o.lines.length !== 2)) {
+      throw new Error(`need_to_ship first page is not 50 two-line orders: ${JSON.stringify(queue).slice(0, 300)}`);
+    }
+
+    // Page 1 of the storefront's listing, and the nextToken of page DEEP_PAGE by walking the chain once.
+    const firstPath = `/v1/salesOrder?pageLength=${PAGE_LENGTH}`;
+    let deepPath = firstPath;
+    let deepAfter: { ts: string; id: number } | null = null;
+    let walkSeconds = 0;
+    if (wantsDeep) {
+      const walkStarted = performance.now();
+      for (let page = 1; page < DEEP_PAGE; page++) {
+        const body = (await expectOk(await fetch(`${base}${deepPath}`, { headers: channelHeaders }), `listing page ${page}`)) as {
+          results: { orderNumber: string; lastUpdatedTs: string }[];
+          pagination: { nextToken: string };
+        };
+        if (body.results.length !== PAGE_LENGTH || body.pagination.nextToken === '') throw new Error(`listing page ${page} is short`);
+        const last = body.results[PAGE_LENGTH - 1]!;
+        deepAfter = { ts: last.lastUpdatedTs, id: Number(last.orderNumber) };
+        const next = new URL(body.pagination.nextToken);
+        deepPath = `${next.pathname}${next.search}`;
+      }
+      walkSeconds = (performance.now() - walkStarted) / 1000;
+      const deep = (await expectOk(await fetch(`${base}${deepPath}`, { headers: channelHeaders }), `listing page ${DEEP_PAGE}`)) as { results: unknown[] };
+      if (deep.results.length !== PAGE_LENGTH) throw new Error(`listing page ${DEEP_PAGE} has ${deep.results.length} orders`);
+      process.stdout.write(`walked to page ${DEEP_PAGE} in ${walkSeconds.toFixed(1)} s\n`);
+    }
+
+    // Order bodies: "[<id>]" makes each request's channelOrderId unique; the SKU pairs rotate.
+    const createBodies = Array.from({ length: SKU_COUNT }, (_, i) => orderBody('BENCH-[<id>]', i, recentTs));
+    const check = await fetch(`${base}/v1/salesOrder`, { method: 'POST', headers: channelHeaders, body: orderBody('CHECK', 3, recentTs) });
+    await expectOk(check, 'POST /v1/salesOrder (check)');
+
+    const common = { connections: CONNECTIONS, durationSeconds: DURATION };
+    const defined: Scenario[] = [
+      {
+        name: 'create',
+        title: '(a) POST /v1/salesOrder, 2 lines, new channelOrderId each',
+        job: { ...common, url: base, method: 'POST', headers: channelHeaders, paths: ['/v1/salesOrder'], bodies: createBodies, uniqueIds: true },
+      },
+      {
+        name: 'need-to-ship',
+        title: `(b) GET /v2/shipping/need_to_ship, first page (50) of ${OPEN_ORDERS.toLocaleString('en-US')} open`,
+        job: { ...common, url: base, method: 'GET', headers: shipHeaders, paths: ['/v2/shipping/need_to_ship'], bodies: null },
+      },
+      {
+        name: 'list-first',
+        title: `(c1) GET /v1/salesOrder page 1, pageLength ${PAGE_LENGTH}`,
+        job: { ...common, url: base, method: 'GET', headers: { authorization: channelHeaders.authorization }, paths: [firstPath], bodies: null },
+      },
+      {
+        name: 'list-deep',
+        title: `(c2) GET /v1/salesOrder page ${DEEP_PAGE.toLocaleString('en-US')} (nextToken URL)`,
+        job: { ...common, url: base, method: 'GET', headers: { authorization: channelHeaders.authorization }, paths: [deepPath], bodies: null },
+      },
+    ];
+    const scenarios = defined.filter((s) => selected.includes(s.name));
+
+    const loadBefore = os.loadavg()[0]!;
+    const runs = new Map<ScenarioName, LoadResult[]>(scenarios.map((s) => [s.name, []]));
+    for (const s of scenarios) {
+      process.stdout.write(`warming up ${s.name}…\n`);
+      await load({ ...s.job, durationSeconds: WARMUP_SECONDS });
+    }
+    for (let run = 1; run <= RUNS; run++) {
+      for (const s of scenarios) {
+        const result = await load(s.job);
+        runs.get(s.name)!.push(result);
+        process.stdout.write(
+          `run ${run}/${RUNS} ${s.name.padEnd(12)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  ` +
+            `p50 ${result.latencyP50Ms} ms  p99 ${result.latencyP99Ms} ms  non-2xx ${result.non2xx}  errors ${result.errors}\n`,
+        );
+      }
+    }
+    const created = Number(
+      (
+        await db
+          .selectFrom('sales_orders')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('account_id', '=', accountId)
+          .where('channel_order_id', 'like', 'BENCH-%')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+    const summary = scenarios.map((s) => {
+      const r = runs.get(s.name)!;
+      return {
+        scenario: s,
+        rps: median(r.map((x) => x.requestsPerSecond)),
+        p50: median(r.map((x) => x.latencyP50Ms)),
+        p99: median(r.map((x) => x.latencyP99Ms)),
+        perRun: r.map((x) => Math.round(x.requestsPerSecond)),
+        requests: r.reduce((n, x) => n + x.requests, 0),
+        non2xx: r.reduce((n, x) => n + x.non2xx, 0),
+        errors: r.reduce((n, x) => n + x.errors + x.timeouts, 0),
+      };
+    });
+    const byName = (name: ScenarioName) => summary.find((s) => s.scenario.name === name) ?? null;
+
+    const cpus = os.cpus();
+    const lines = [
+      '## Orders benchmark',
+      '',
+      `Written by \`npm run bench:orders\` (bench/orders.ts) on ${new Date().toISOString()}.`,
+      '',
+      `- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`,
+      `- Node ${process.version}; service in this process, autocannon in a child process, loopback only; embedded SQLite, rate limiting off, log level silent`,
+      `- Load average (1 min) before the runs: ${loadBefore.toFixed(2)}, after: ${os.loadavg()[0]!.toFixed(2)} (other work on the machine skews the numbers)`,
+      `- Data: one account, warehouse Main mapped to a SHIPPING integration, ${SKU_COUNT} SKUs stocked there; ` +
+        `${OPEN_ORDERS.toLocaleString('en-US')} open 2-line orders of the storefront (one template through HTTP, the rest cloned by ` +
+        `multi-row INSERTs into sales_orders, sales_order_lines, order_line_routes, inventory_reservations and fulfillment_orders in ` +
+        `${Math.ceil((OPEN_ORDERS - 1) / ORDERS_PER_TX)} transactions, then one conditional inventory UPDATE per SKU): ` +
+        `**seeding took ${seedSeconds.toFixed(1)} s**; ${openCount.toLocaleString('en-US')} open fulfillment orders before the runs`,
+      ...(wantsDeep ? [`- The page-${DEEP_PAGE} nextToken was found by walking the chain once (${DEEP_PAGE - 1} GETs, ${walkSeconds.toFixed(1)} s)`] : []),
+      `- ${CONNECTIONS} connections, ${DURATION} s per run after a ${WARMUP_SECONDS} s warm-up, ${RUNS} runs per scenario (round-robin); medians`,
+      '',
+      '| Scenario | req/s (median) | p50 latency | p99 latency | req/s per run | non-2xx / errors |',
+      '|---|---:|---:|---:|---|---|',
+      ...summary.map(
+        (s) => `| ${s.scenario.title} | ${Math.round(s.rps)} | ${s.p50} ms | ${s.p99} ms | ${s.perRun.join(', ')} | ${s.non2xx} / ${s.errors} |`,
+      ),
+      '',
+    ];
+    if (byName('create')) {
+      lines.push(
+        `The create scenario stored ${created.toLocaleString('en-US')} new orders (warm-up included), each 2 lines reserved and routed, with its fulfillment order, ` +
+          'one transaction per order; the orders it adds are newer than the seeded ones, so they change neither listed page.',
+        '',
+      );
+    }
+    const first = byName('list-first');
+    const deep = byName('list-deep');
+    if (first && deep) {
+      const rpsRatio = first.rps / deep.rps;
+      const p50Ratio = first.p50 > 0 ? deep.p50 / first.p50 : deep.p50 === 0 ? 1 : Infinity;
+      const met = rpsRatio < DEEP_TARGET && p50Ratio < DEEP_TARGET;
+      lines.push(
+        `**Target:** page ${DEEP_PAGE} costs less than ${DEEP_TARGET}× page 1. Measured: page 1 / page ${DEEP_PAGE} req/s = ${rpsRatio.toFixed(2)}, ` +
+          `p50 page ${DEEP_PAGE} / page 1 = ${Number.isFinite(p50Ratio) ? p50Ratio.toFixed(2) : 'n/a'} (${deep.p50} ms vs ${first.p50} ms): **${met ? 'met' : 'NOT met'}**.`,
+        '',
+      );
+      if (!met && deepAfter) {
+        const windowStart = oneYearBefore(now);
+        const explained = await explainDeepList(db, accountId, channel.installationId, deepAfter, windowStart);
+        lines.push('EXPLAIN QUERY PLAN of the deep page\'s list query:', '', '```', explained.sql, ...explained.plan.map((p) => `  ${p}`), '```', '');
+      }
+    }
+
+    const text = lines.join('\n');
+    process.stdout.write(`\n${text}`);
+    const output = process.env.BENCH_OUTPUT ?? path.join(here, 'RESULTS.md');
+    if (output !== '-') {
+      writeFileSync(output, mergeSection(existsSync(output) ? readFileSync(output, 'utf8') : '', text));
+      process.stdout.write(`\nwritten to ${path.relative(process.cwd(), output)}\n`);
+    }
+  } finally {
+    await app?.close();
+    await closeDeps(deps);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Puts the generated "## Orders benchmark" section into RESULTS.md: it replaces the previous one up to its
+ * hand-written "### Orders notes" (kept) or the next "## " heading, or is appended. Everything else (the
+ * inventory table bench/run.ts writes and its "## Notes") is kept; bench/run.ts in turn keeps everything from
+ * "## Notes" on, which includes this section.
+ */
+function mergeSection(previous: string, section: string): string {
+  const start = previous.search(/^## Orders benchmark$/m);
+  if (start < 0) return `${previous.replace(/\s*$/, '')}\n\n${section}`;
+  const rest = previous.slice(start + 1);
+  const notes = rest.search(/^### Orders notes$/m);
+  const nextHeading = rest.search(/^## /m);
+  const endRel = notes >= 0 ? notes : nextHeading;
+  const end = endRel >= 0 ? start + 1 + endRel : previous.length;
+  return `${previous.slice(0, start)}${section}\n${previous.slice(end)}`;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

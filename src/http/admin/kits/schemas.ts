@@ -1,0 +1,30 @@
+import { Type } from '@sinclair/typebox';
+import { Id } from '../schemas.js';
+
+export const TAGS = ['admin'];
+
+export const Sku = Type.String({ minLength: 1, maxLength: 200, description: 'product SKU (exact)', examples: ['GIFT-BOX'] });
+
+export const KitParams = Type.Object({ accountId: Id('account id'), sku: Sku });
+
+export const Kit = Type.Object(
+  {
+    sku: Type.String(),
+    components: Type.Array(Type.Object({ sku: Type.String(), quantity: Type.Integer({ description: 'units per kit' }) })),
+  },
+  { examples: [{ sku: 'GIFT-BOX', components: [{ sku: 'MUG', quantity: 2 }, { sku: 'TEA', quantity: 1 }] }] },
+);
+
+export const AssembledParams = Type.Object({ accountId: Id('account id'), sku: Sku, warehouseId: Id('warehouse id') });
+
+export const Assembled = Type.Object(
+  {
+    sku: Type.String(),
+    warehouseId: Type.Integer(),
+    assembledQuantity: Type.Integer(),
+    onhandQuantity: Type.Integer(),
+    availableQuantity: Type.Integer(),
+    reservedQuantity: Type.Integer({ description: 'assembled kits held by open orders' }),
+  },
+  { examples: [{ sku: 'GIFT-BOX', warehouseId: 1, assembledQuantity: 5, onhandQuantity: 5, availableQuantity: 3, reservedQuantity: 2 }] },
+);
