@@ -41,6 +41,21 @@ export function v1NextUrl(request: FastifyRequest, configured: string | null, pa
   return `${publicBaseUrl(request, configured)}${path}?nextToken=${encodeURIComponent(token)}`;
 }
 
+/**
+ * The v1 `pagination` object: when there is a next position, an absolute URL whose nextToken carries
+ * `state` (filters and keyset position) signed for `route`; otherwise hasNext false and "".
+ */
+export function v1Pagination(
+  request: FastifyRequest,
+  signer: Signer,
+  configuredBaseUrl: string | null,
+  route: string,
+  state: unknown | null,
+): { hasNext: boolean; nextToken: string } {
+  if (state === null) return { hasNext: false, nextToken: '' };
+  return { hasNext: true, nextToken: v1NextUrl(request, configuredBaseUrl, route, encodeCursor(signer, route, state)) };
+}
+
 /** v2 pageSize rule: ≤0 or absent uses the default, above the maximum is lowered (never rejected). */
 export function clampPageSize(value: number | undefined, fallback = 50, max = 500): number {
   if (value === undefined || !Number.isFinite(value) || value <= 0) return fallback;

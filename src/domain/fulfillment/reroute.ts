@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/tx.js';
 import { listAccountWarehouses } from '../accounts/warehouses.js';
 import { recordReservation, releaseRouteUnits, reserveUnits, touchProductInventory } from '../orders/reservations.js';
-import { candidateWarehouses } from '../orders/routing.js';
+import { candidateWarehouses, mostAvailable } from '../orders/routing.js';
 import type { FulfillmentOrderRow } from './access.js';
 
 /**
@@ -21,21 +21,6 @@ export interface Unplaced {
 }
 
 const MAX_PLACEMENT_ATTEMPTS = 50;
-
-async function mostAvailable(tx: Tx, accountId: number, productId: number, candidates: number[]) {
-  if (candidates.length === 0) return undefined;
-  return tx
-    .selectFrom('inventory')
-    .select(['warehouse_id', 'available_quantity'])
-    .where('account_id', '=', accountId)
-    .where('product_id', '=', productId)
-    .where('warehouse_id', 'in', candidates)
-    .where('available_quantity', '>', 0)
-    .orderBy('available_quantity', 'desc')
-    .orderBy('warehouse_id')
-    .limit(1)
-    .executeTakeFirst();
-}
 
 async function addReservedUnitsToRoute(
   tx: Tx,

@@ -46,7 +46,9 @@ export function candidateWarehouses(warehouses: readonly WarehouseRow[], channel
   return warehouses.filter((w) => channelFulfils || !w.channelFulfilled).map((w) => w.id);
 }
 
-async function mostAvailable(tx: Tx, accountId: number, productId: number, candidates: number[]) {
+/** The candidate warehouse holding the most available units of the product (ties: lowest id), if any. */
+export async function mostAvailable(tx: Tx, accountId: number, productId: number, candidates: number[]) {
+  if (candidates.length === 0) return undefined;
   return tx
     .selectFrom('inventory')
     .select(['warehouse_id', 'available_quantity'])

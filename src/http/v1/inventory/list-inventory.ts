@@ -3,7 +3,7 @@ import type { Deps } from '../../../deps.js';
 import type { Principal } from '../../../domain/accounts/principal.js';
 import { invalidArgument } from '../../../domain/errors.js';
 import { listInventoryV1, type InventoryListFilter, type KeysetPosition } from '../../../domain/inventory/v1-list.js';
-import { decodeV1Token, encodeCursor, v1NextUrl } from '../../pagination.js';
+import { decodeV1Token, v1Pagination } from '../../pagination.js';
 import { integerListParam, listParam, optionalTimestampParam } from '../../params.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
@@ -98,20 +98,10 @@ export function registerListInventory(app: App, deps: Deps) {
           ? fromToken(deps, principal, query.nextToken)
           : { acct: principal.accountId, filter: filterFromQuery(query), pageLength: query.pageLength ?? 25, after: null };
       const page = await listInventoryV1(deps.db.db, principal, state.filter, state.after, state.pageLength);
-      const nextToken = page.next
-        ? v1NextUrl(
-            request,
-            deps.config.publicBaseUrl,
-            ROUTE,
-            encodeCursor(deps.signer, ROUTE, {
-              acct: principal.accountId,
-              filter: state.filter,
-              pageLength: state.pageLength,
-              after: page.next,
-            } satisfies ListToken),
-          )
-        : '';
-      return { results: page.records, errors: page.errors, pagination: { hasNext: page.next !== null, nextToken } };
+      const next: ListToken | null = page.next
+        ? { acct: principal.accountId, filter: state.filter, pageLength: state.pageLength, after: page.next }
+        : null;
+      return { results: page.records, errors: page.errors, pagination: v1Pagination(request, deps.signer, deps.config.publicBaseUrl, ROUTE, next) };
     },
   );
 }

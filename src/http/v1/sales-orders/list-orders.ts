@@ -4,7 +4,7 @@ import type { Principal } from '../../../domain/accounts/principal.js';
 import { invalidField } from '../../../domain/errors.js';
 import { listSalesOrders, oneYearBefore, type OrderKeyset, type OrderListFilter } from '../../../domain/orders/list-orders.js';
 import { ORDER_STATUSES, ORDER_STATUS_ALIASES, type OrderStatus } from '../../../domain/orders/model.js';
-import { decodeV1Token, encodeCursor, v1NextUrl } from '../../pagination.js';
+import { decodeV1Token, v1Pagination } from '../../pagination.js';
 import { listParam, optionalTimestampParam } from '../../params.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
@@ -120,20 +120,10 @@ export function registerListOrders(app: App, deps: Deps) {
               after: null,
             };
       const page = await listSalesOrders(deps.db.db, principal, state.filter, state.after, state.pageLength);
-      const nextToken = page.next
-        ? v1NextUrl(
-            request,
-            deps.config.publicBaseUrl,
-            ROUTE,
-            encodeCursor(deps.signer, ROUTE, {
-              acct: principal.accountId,
-              filter: state.filter,
-              pageLength: state.pageLength,
-              after: page.next,
-            } satisfies ListToken),
-          )
-        : '';
-      return { results: page.results, pagination: { hasNext: page.next !== null, nextToken } };
+      const next: ListToken | null = page.next
+        ? { acct: principal.accountId, filter: state.filter, pageLength: state.pageLength, after: page.next }
+        : null;
+      return { results: page.results, pagination: v1Pagination(request, deps.signer, deps.config.publicBaseUrl, ROUTE, next) };
     },
   );
 }
