@@ -22,7 +22,6 @@
  * BENCH_SCENARIOS (comma list of the names above, default all), BENCH_OUTPUT (default bench/RESULTS.md,
  * where the "## Orders benchmark" section is replaced and everything else kept; "-" prints only).
  */
-import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,15 +39,9 @@ import { SCOPES, type AppKind, type Scope } from '../src/domain/accounts/princip
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import { oneYearBefore } from '../src/domain/orders/list-orders.js';
 import type { LoadJob, LoadResult } from './load.js';
+import { envInt, load, median } from './common.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-function envInt(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new Error(`${name} must be a whole number ≥ ${min}, got "${raw}"`);
-  return Number(raw);
-}
 
 const PAGE_LENGTH = 100;
 const DEEP_PAGE = 1000;
@@ -71,29 +64,6 @@ interface Scenario {
   name: ScenarioName;
   title: string;
   job: LoadJob;
-}
-
-/** Runs one load job in a fresh child process. */
-function load(job: LoadJob): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(here, 'load.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-    let settled = false;
-    child.once('message', (message: { ok: true; result: LoadResult } | { ok: false; error: string }) => {
-      settled = true;
-      if (message.ok) resolve(message.result);
-      else reject(new Error(`load generator failed: ${message.error}`));
-    });
-    child.once('exit', (code) => {
-      if (!settled) reject(new Error(`load generator exited with ${code} before reporting`));
-    });
-    child.send(job);
-  });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 const skuName = (i: number) => `ORD-${String(i).padStart(4, '0')}`;
