@@ -31,15 +31,13 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest } from '../src/db/migrations/index.js';
 import { withTx, type Db } from '../src/db/tx.js';
-import { closeDeps, createDeps, type Deps } from '../src/deps.js';
+import { closeDeps, createDeps } from '../src/deps.js';
 import { createAccount, issueSellerToken } from '../src/domain/accounts/accounts.js';
-import { registerApp } from '../src/domain/accounts/apps.js';
-import { installApp } from '../src/domain/accounts/installations.js';
-import { SCOPES, type AppKind, type Scope } from '../src/domain/accounts/principal.js';
+import { SCOPES } from '../src/domain/accounts/principal.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import { oneYearBefore } from '../src/domain/orders/list-orders.js';
-import type { LoadJob, LoadResult } from './load.js';
-import { envInt, load, median } from './common.js';
+import { envInt } from './common.js';
+import { chunks, expectOk, installPartner, mergeSection, resultRows, runScenarios, type Scenario as HarnessScenario } from './harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -60,46 +58,9 @@ const DEEP_TARGET = 1.5;
 const ALL_SCENARIOS = ['create', 'need-to-ship', 'list-first', 'list-deep'] as const;
 type ScenarioName = (typeof ALL_SCENARIOS)[number];
 
-interface Scenario {
-  name: ScenarioName;
-  title: string;
-  job: LoadJob;
-}
+type Scenario = HarnessScenario<ScenarioName>;
 
 const skuName = (i: number) => `ORD-${String(i).padStart(4, '0')}`;
-
-async function expectOk(res: Response, what: string): Promise<unknown> {
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${what} answered ${res.status}: ${text.slice(0, 400)}`);
-  return JSON.parse(text) as unknown;
-}
-
-/** Registers an app, installs it and exchanges the code through POST /v1/token, as a partner would. */
-async function installPartner(
-  deps: Deps,
-  base: string,
-  accountId: number,
-  kind: AppKind,
-  scopes: Scope[],
-  options: { name: string; warehouses?: { warehouseId: number; warehouseUniqueId: string }[]; storefrontName?: string },
-) {
-  const now = deps.clock.now();
-  const redirectUri = 'https://partner.example/oauth/callback';
-  const creds = await registerApp(deps.db.db, deps.signer, { name: options.name, contactEmail: 'dev@partner.example', redirectUri, kind, scopes }, now);
-  const installed = await withTx(deps.db.db, (tx) =>
-    installApp(tx, accountId, { appId: creds.appId, warehouses: options.warehouses, storefrontName: options.storefrontName }, now),
-  );
-  const res = await fetch(`${base}/v1/token`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString('base64')}`,
-    },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: installed.code, redirect_uri: redirectUri }).toString(),
-  });
-  const body = (await expectOk(res, 'POST /v1/token')) as { access_token: string };
-  return { installationId: installed.installationId, token: body.access_token };
-}
 
 const ADDRESS = { name: 'Ada Buyer', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', countryCode: 'US' };
 
@@ -115,12 +76,6 @@ function orderBody(channelOrderId: string, i: number, orderTs: string): string {
       { sku: skuName((i + 1) % SKU_COUNT), quantity: 2, unitPrice: '5.00', channelLineItemId: 'L2' },
     ],
   });
-}
-
-function chunks<T>(rows: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
-  return out;
 }
 
 /**
@@ -358,21 +313,7 @@ async function main() {
     const scenarios = defined.filter((s) => selected.includes(s.name));
 
     const loadBefore = os.loadavg()[0]!;
-    const runs = new Map<ScenarioName, LoadResult[]>(scenarios.map((s) => [s.name, []]));
-    for (const s of scenarios) {
-      process.stdout.write(`warming up ${s.name}…\n`);
-      await load({ ...s.job, durationSeconds: WARMUP_SECONDS });
-    }
-    for (let run = 1; run <= RUNS; run++) {
-      for (const s of scenarios) {
-        const result = await load(s.job);
-        runs.get(s.name)!.push(result);
-        process.stdout.write(
-          `run ${run}/${RUNS} ${s.name.padEnd(12)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  ` +
-            `p50 ${result.latencyP50Ms} ms  p99 ${result.latencyP99Ms} ms  non-2xx ${result.non2xx}  errors ${result.errors}\n`,
-        );
-      }
-    }
+    const summary = await runScenarios(scenarios, RUNS, WARMUP_SECONDS);
     const created = Number(
       (
         await db
@@ -384,19 +325,6 @@ async function main() {
       ).n,
     );
 
-    const summary = scenarios.map((s) => {
-      const r = runs.get(s.name)!;
-      return {
-        scenario: s,
-        rps: median(r.map((x) => x.requestsPerSecond)),
-        p50: median(r.map((x) => x.latencyP50Ms)),
-        p99: median(r.map((x) => x.latencyP99Ms)),
-        perRun: r.map((x) => Math.round(x.requestsPerSecond)),
-        requests: r.reduce((n, x) => n + x.requests, 0),
-        non2xx: r.reduce((n, x) => n + x.non2xx, 0),
-        errors: r.reduce((n, x) => n + x.errors + x.timeouts, 0),
-      };
-    });
     const byName = (name: ScenarioName) => summary.find((s) => s.scenario.name === name) ?? null;
 
     const cpus = os.cpus();
@@ -416,11 +344,7 @@ async function main() {
       ...(wantsDeep ? [`- The page-${DEEP_PAGE} nextToken was found by walking the chain once (${DEEP_PAGE - 1} GETs, ${walkSeconds.toFixed(1)} s)`] : []),
       `- ${CONNECTIONS} connections, ${DURATION} s per run after a ${WARMUP_SECONDS} s warm-up, ${RUNS} runs per scenario (round-robin); medians`,
       '',
-      '| Scenario | req/s (median) | p50 latency | p99 latency | req/s per run | non-2xx / errors |',
-      '|---|---:|---:|---:|---|---|',
-      ...summary.map(
-        (s) => `| ${s.scenario.title} | ${Math.round(s.rps)} | ${s.p50} ms | ${s.p99} ms | ${s.perRun.join(', ')} | ${s.non2xx} / ${s.errors} |`,
-      ),
+      ...resultRows(summary),
       '',
     ];
     if (byName('create')) {
@@ -452,7 +376,7 @@ async function main() {
     process.stdout.write(`\n${text}`);
     const output = process.env.BENCH_OUTPUT ?? path.join(here, 'RESULTS.md');
     if (output !== '-') {
-      writeFileSync(output, mergeSection(existsSync(output) ? readFileSync(output, 'utf8') : '', text));
+      writeFileSync(output, mergeSection(existsSync(output) ? readFileSync(output, 'utf8') : '', text, 'Orders benchmark', 'Orders notes'));
       process.stdout.write(`\nwritten to ${path.relative(process.cwd(), output)}\n`);
     }
   } finally {
@@ -460,23 +384,6 @@ async function main() {
     await closeDeps(deps);
     rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-/**
- * Puts the generated "## Orders benchmark" section into RESULTS.md: it replaces the previous one up to its
- * hand-written "### Orders notes" (kept) or the next "## " heading, or is appended. Everything else (the
- * inventory table bench/run.ts writes and its "## Notes") is kept; bench/run.ts in turn keeps everything from
- * "## Notes" on, which includes this section.
- */
-function mergeSection(previous: string, section: string): string {
-  const start = previous.search(/^## Orders benchmark$/m);
-  if (start < 0) return `${previous.replace(/\s*$/, '')}\n\n${section}`;
-  const rest = previous.slice(start + 1);
-  const notes = rest.search(/^### Orders notes$/m);
-  const nextHeading = rest.search(/^## /m);
-  const endRel = notes >= 0 ? notes : nextHeading;
-  const end = endRel >= 0 ? start + 1 + endRel : previous.length;
-  return `${previous.slice(0, start)}${section}\n${previous.slice(end)}`;
 }
 
 main().catch((error: unknown) => {

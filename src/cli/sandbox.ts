@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { withTx } from '../db/tx.js';
 import { buildSandbox, sandboxExamples, type SandboxSummary } from '../domain/accounts/sandbox.js';
 import type { WithDeps } from './admin-commands.js';
+import { seedSandboxListing, type SandboxListing } from './sandbox-listing.js';
 import { writeStdout, type Write } from './options.js';
 
 /** Where this service answers, for the example commands: PUBLIC_BASE_URL, else HOST:PORT. */
@@ -13,7 +14,14 @@ export function baseUrlOf(config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'
   return `http://${host}:${config.port}`;
 }
 
-export function formatSandbox(summary: SandboxSummary, examples: string[]): string {
+/** The storefront example: the sandbox listing in the channel's `listing/new` poll. */
+function listingExample(summary: SandboxSummary, baseUrl: string): string[] {
+  const channel = summary.apps.find((a) => a.storefrontId !== null);
+  if (!channel) return [];
+  return [`curl -s -H "Authorization: Bearer ${channel.accessToken}" "${baseUrl.replace(/\/+$/, '')}/v2/storefront/listing/new"`];
+}
+
+export function formatSandbox(summary: SandboxSummary, examples: string[], listing: SandboxListing | null = null): string {
   const lines: string[] = [];
   const { account } = summary;
   lines.push(`Sandbox account ${account.accountId} "${account.name}"`, '', 'Warehouses:');
@@ -34,6 +42,9 @@ export function formatSandbox(summary: SandboxSummary, examples: string[]): stri
     );
   }
   lines.push('', `Seller token (all scopes, token ${summary.sellerToken.tokenId}):`, `  ${summary.sellerToken.accessToken}`);
+  if (listing) {
+    lines.push('', `Listing ${listing.listingId} "${listing.sku}" on the storefront, variants ${listing.variantSkus.join(', ')} (stocked; no channel ids yet)`);
+  }
   lines.push('', 'Try:', ...examples.map((e) => `  ${e}`), '');
   return lines.join('\n');
 }
@@ -53,10 +64,13 @@ export function registerSandboxCommand(
       const cfg = config();
       return withDeps(cfg, async (deps) => {
         const now = deps.clock.now();
-        const summary = await withTx(deps.db.db, (tx) => buildSandbox(tx, deps.signer, now, { accountName: o.name }));
+        const { summary, listing } = await withTx(deps.db.db, async (tx) => {
+          const built = await buildSandbox(tx, deps.signer, now, { accountName: o.name });
+          return { summary: built, listing: await seedSandboxListing(tx, built, now) };
+        });
         const baseUrl = baseUrlOf(cfg);
-        const examples = sandboxExamples(summary, baseUrl);
-        write(o.json ? `${JSON.stringify({ ...summary, baseUrl, examples }, null, 2)}\n` : formatSandbox(summary, examples));
+        const examples = [...sandboxExamples(summary, baseUrl), ...listingExample(summary, baseUrl)];
+        write(o.json ? `${JSON.stringify({ ...summary, listing, baseUrl, examples }, null, 2)}\n` : formatSandbox(summary, examples, listing));
       });
     });
 }

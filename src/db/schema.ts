@@ -427,6 +427,208 @@ export interface OrderRouteKitComponentsTable {
   reserved_quantity: number;
 }
 
+/** Integration-level settings of a storefront (migration 008): JSON object of string → string. */
+export interface StorefrontSettingsTable {
+  account_id: number;
+  storefront_id: number;
+  settings: string;
+  updated_at: string;
+}
+
+/** A listing on one storefront (migration 008). JSON columns are text parsed in the app. */
+export interface ListingsTable {
+  id: Generated<number>;
+  account_id: number;
+  storefront_id: number;
+  /** The group SKU: represents the whole listing. */
+  sku: string;
+  product_data_enabled: number;
+  category_id: string;
+  product_type_id: string;
+  /** JSON array of attribute ids. */
+  pivot_attributes: string;
+  /** JSON array of attribute ids. */
+  swatch_image_attribute_ids: string;
+  /** productData.updatedAt of the listing (its own attribute group). */
+  product_data_updated_at: string;
+  /** The channel's own id of the listing (ingestion's listing id); null when unknown. */
+  channel_listing_id: string | null;
+  /** 1 while at least one variant has a channel id (drives product_data/updated versus listing/new). */
+  has_channel_id: number;
+  /** Latest product-data change of the listing or any of its variants: the product_data/updated keyset. */
+  poll_updated_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * A variant (migration 008): one catalog product on one listing. The inventory columns are a copy of the
+ * product's stock kept current by the inventory area in the transaction that changes stock, so the polls
+ * and the drift query read one table.
+ */
+export interface ListingVariantsTable {
+  id: Generated<number>;
+  account_id: number;
+  storefront_id: number;
+  /** Null for a variant detached from a deleted listing that is still live on the channel. */
+  listing_id: number | null;
+  product_id: number;
+  sku: string;
+  position: number;
+  channel_id: string;
+  /** Variant-level settings, JSON object string → string (merged over the storefront's on output). */
+  settings: string;
+  product_data_enabled: number;
+  product_data_updated_at: string;
+  identifiers_updated_at: string;
+  logistics_updated_at: string;
+  pricing_updated_at: string;
+  /** JSON array of {strikeThroughPrice, salePrice, startAt, endAt}. */
+  pricing_sales: string;
+  inventory_enabled: number;
+  merchant_quantity: number;
+  storefront_quantity: number;
+  /** JSON array of {warehouseId: string, quantity: number} (merchant-fulfillable warehouses). */
+  warehouse_quantities: string;
+  /** inventory.updatedAt: any stock change of the product or an inventory enable/disable. */
+  inventory_updated_at: string;
+  /** When merchant + storefront quantity (the quantity the service intends to send) last changed. */
+  intended_changed_at: string;
+  /** inventoryLevelSent of the latest successful inventory submission; null before the first. */
+  last_sent_quantity: number | null;
+  last_sent_at: string | null;
+  /** When the latest failed inventory submission was recorded. */
+  last_failed_at: string | null;
+  /** 1 while last_sent_quantity differs from merchant + storefront quantity (or nothing was sent). */
+  drifting: number;
+  status: string;
+  channel_status: string;
+  listing_url: string;
+  buyable: number;
+  channel_listing_id: string;
+  status_updated_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One attribute value (migration 008); owner_type 'L' = listing productData, 'V' = a variant group. */
+export interface ListingAttributesTable {
+  id: Generated<number>;
+  account_id: number;
+  owner_type: string;
+  owner_id: number;
+  /** product_data, identifiers, logistics or pricing. */
+  group_name: string;
+  attribute_id: string;
+  position: number;
+  /** JSON of the value kinds (textValue, numericValue, …) without id and version fields. */
+  value: string;
+  version_id: string;
+  updated_at: string;
+  submitted_at: string | null;
+}
+
+export interface ListingVariantErrorsTable {
+  id: Generated<number>;
+  account_id: number;
+  variant_id: number;
+  submission_type: string;
+  position: number;
+  /** JSON array of attribute ids. */
+  attribute_ids: string;
+  severity: string;
+  type: string;
+  message: string;
+  created_at: string;
+}
+
+export interface ListingSubmissionsTable {
+  id: Generated<number>;
+  account_id: number;
+  storefront_id: number;
+  sku: string;
+  type: string;
+  content_sent: string;
+  content_received: string;
+  /** JSON object string → string. */
+  metadata: string;
+  successful: number;
+  /** PUT status: STATUS_SUBMITTED, STATUS_ACCEPTED, STATUS_REJECTED, or '' when never set. */
+  status: string;
+  /** JSON array of version ids. */
+  submitted_attribute_version_ids: string;
+  prepared_at: string | null;
+  submitted_at: string | null;
+  acknowledged_at: string | null;
+  changed_at: string | null;
+  inventory_level_sent: number | null;
+  inventory_successful: number | null;
+  inventory_recorded_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Lock rows for replacing a (storefront, type, sku)'s submissions (migration 008). */
+export interface ListingSubmissionKeysTable {
+  account_id: number;
+  storefront_id: number;
+  type: string;
+  sku: string;
+  replaced_at: string;
+}
+
+export interface TaxonomyProductTypesTable {
+  id: Generated<number>;
+  account_id: number;
+  storefront_id: number;
+  product_type_id: string;
+  display_name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TaxonomyAttributeSpecsTable {
+  id: Generated<number>;
+  account_id: number;
+  storefront_id: number;
+  product_type_id: string;
+  attribute_spec_id: string;
+  spec: string;
+  max_unique_items: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IngestionSessionsTable {
+  id: Generated<number>;
+  account_id: number;
+  storefront_id: number;
+  status: string;
+  open_key: number | null;
+  expected_num_listings: number;
+  actual_num_listings: number | null;
+  received_count: number;
+  auto_apply: number;
+  /** The ingestion plan, JSON text; null until built. */
+  plan: string | null;
+  error: string | null;
+  begun_at: string;
+  ended_at: string | null;
+  planned_at: string | null;
+  applied_at: string | null;
+  updated_at: string;
+}
+
+export interface IngestionListingsTable {
+  id: Generated<number>;
+  account_id: number;
+  session_id: number;
+  external_id: string;
+  body: string;
+  received_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   warehouses: WarehousesTable;
@@ -456,4 +658,15 @@ export interface Database {
   fulfillment_cancellation_requests: FulfillmentCancellationRequestsTable;
   fulfillment_cancellation_lines: FulfillmentCancellationLinesTable;
   fulfillment_alerts: FulfillmentAlertsTable;
+  storefront_settings: StorefrontSettingsTable;
+  listings: ListingsTable;
+  listing_variants: ListingVariantsTable;
+  listing_attributes: ListingAttributesTable;
+  listing_variant_errors: ListingVariantErrorsTable;
+  listing_submissions: ListingSubmissionsTable;
+  listing_submission_keys: ListingSubmissionKeysTable;
+  taxonomy_product_types: TaxonomyProductTypesTable;
+  taxonomy_attribute_specs: TaxonomyAttributeSpecsTable;
+  ingestion_sessions: IngestionSessionsTable;
+  ingestion_listings: IngestionListingsTable;
 }

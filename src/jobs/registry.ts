@@ -1,6 +1,7 @@
 import type { JobHandler } from './types.js';
 import { EXPIRE_UNPAID_ORDER, runUnpaidOrderExpiry } from './handlers/expire-unpaid-orders.js';
 import { IDEMPOTENCY_SWEEP, sweepIdempotencyKeys } from './handlers/idempotency-sweep.js';
+import { BUILD_INGESTION_PLAN, runBuildIngestionPlan } from './handlers/build-ingestion-plan.js';
 
 /** Job type → handler. A worker runs only the types its registry knows; others fail and are retried. */
 export class JobRegistry {
@@ -23,5 +24,8 @@ export class JobRegistry {
 
 /** Every job type of the service. Add a line here for a new type (its handler in src/jobs/handlers/). */
 export function defaultJobRegistry(): JobRegistry {
-  return new JobRegistry().register(IDEMPOTENCY_SWEEP, sweepIdempotencyKeys).register(EXPIRE_UNPAID_ORDER, runUnpaidOrderExpiry);
+  return new JobRegistry()
+    .register(IDEMPOTENCY_SWEEP, sweepIdempotencyKeys)
+    .register(EXPIRE_UNPAID_ORDER, runUnpaidOrderExpiry)
+    .register(BUILD_INGESTION_PLAN, runBuildIngestionPlan);
 }

@@ -80,10 +80,16 @@ describe('operator CLI', { skip }, () => {
     }
     assert.match(out.sellerToken.accessToken, /^mcs_/);
     assert.equal(out.baseUrl, 'http://127.0.0.1:8181');
-    assert.equal(out.examples.length, 2);
+    assert.equal(out.examples.length, 3);
     assert.match(out.examples[0]!, /\/v1\/warehouses"$/);
     assert.match(out.examples[1]!, /\/v1\/inventory\?warehouses=\d+,\d+"$/);
-    assert.ok(out.examples.every((e) => e.includes(out.sellerToken.accessToken)));
+    assert.ok(out.examples.slice(0, 2).every((e) => e.includes(out.sellerToken.accessToken)));
+    const channelApp = out.apps.find((a) => a.kind === 'SALES_CHANNEL')!;
+    assert.ok(out.examples[2]!.includes(channelApp.accessToken) && out.examples[2]!.endsWith('/v2/storefront/listing/new"'));
+    // The sandbox storefront starts with one stocked listing for the channel to poll.
+    const listing = (out as unknown as { listing: { listingId: number; sku: string; variantSkus: string[] } }).listing;
+    assert.equal(listing.sku, 'SANDBOX-MUG');
+    assert.deepEqual(listing.variantSkus, ['SANDBOX-MUG-BLUE', 'SANDBOX-MUG-RED']);
 
     await withDb(async (handle) => {
       for (const token of [out.sellerToken.accessToken, ...out.apps.map((a) => a.accessToken)]) {
@@ -91,6 +97,16 @@ describe('operator CLI', { skip }, () => {
         assert.equal(principal?.accountId, out.account.accountId);
       }
       assert.equal((await listInstallations(handle.db, out.account.accountId)).length, 4);
+      const variants = await handle.db
+        .selectFrom('listing_variants')
+        .select(['sku', 'merchant_quantity', 'storefront_quantity'])
+        .where('account_id', '=', out.account.accountId)
+        .orderBy('sku')
+        .execute();
+      assert.deepEqual(variants, [
+        { sku: 'SANDBOX-MUG-BLUE', merchant_quantity: 25, storefront_quantity: 5 },
+        { sku: 'SANDBOX-MUG-RED', merchant_quantity: 10, storefront_quantity: 0 },
+      ]);
     });
   });
 
@@ -228,6 +244,8 @@ describe('operator CLI commands', () => {
     assert.ok(await withDb((db) => authenticateToken(db, seller)));
     assert.ok(out.includes(`curl -s -H "Authorization: Bearer ${seller}" "http://127.0.0.1:8080/v1/warehouses"`));
     assert.match(out, /\/v1\/inventory\?warehouses=\d+,\d+"/);
+    assert.match(out, /^Listing \d+ "SANDBOX-MUG" on the storefront, variants SANDBOX-MUG-BLUE, SANDBOX-MUG-RED/m);
+    assert.match(out, /\/v2\/storefront\/listing\/new"/);
   });
 
   it('refuses bad input with the domain message and changes nothing', async () => {

@@ -8,6 +8,7 @@ import * as m004 from './004_fulfillment.js';
 import * as m005 from './005_order_returns.js';
 import * as m006 from './006_kits.js';
 import * as m007 from './007_package_tracking_url.js';
+import * as m008 from './008_listings.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '005_order_returns': m005,
   '006_kits': m006,
   '007_package_tracking_url': m007,
+  '008_listings': m008,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

@@ -1,8 +1,9 @@
+import { enumByNameOrNumber } from '../../lib/proto-enum.js';
 import type { Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import { invalidArgument, notFound } from '../errors.js';
 import { findOwnFulfillmentOrder, parseFulfillmentOrderId, touchFulfillmentOrder, type FulfillmentOrderRow } from './access.js';
-import { ALERT_TYPES, enumValue, type AlertType } from './model.js';
+import { ALERT_TYPES, type AlertType } from './model.js';
 
 /**
  * Alerts (document 2.18, 3.6; resolutions §4): at most one OPEN alert per type per fulfillment order per
@@ -14,7 +15,7 @@ function openKey(foId: number, type: AlertType, raisedBy: number | null): string
 }
 
 export function alertTypeOf(raw: unknown): AlertType {
-  const type = enumValue(ALERT_TYPES, raw);
+  const type = enumByNameOrNumber(ALERT_TYPES, raw);
   if (!type) throw invalidArgument(`type must be one of ${ALERT_TYPES.slice(1).join(', ')}`);
   if (type === 'ALERT_TYPE_UNSPECIFIED') throw invalidArgument('type ALERT_TYPE_UNSPECIFIED is refused: name the kind of alert');
   return type;

@@ -32,13 +32,6 @@ export const ALERT_TYPES = [
 ] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
-/** Reads an enum given by name or by number; anything else is undefined. */
-export function enumValue<T extends string>(values: readonly T[], raw: unknown): T | undefined {
-  if (typeof raw === 'number') return Number.isInteger(raw) ? values[raw] : undefined;
-  if (typeof raw === 'string') return values.find((v) => v === raw);
-  return undefined;
-}
-
 /** Quantities of one fulfillment order, summed over the routes of its (order, warehouse). */
 export interface RouteTotals {
   owed: number;

@@ -1,10 +1,11 @@
+import { enumByNameOrNumber } from '../../lib/proto-enum.js';
 import type { Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import { failedPrecondition, invalidArgument, notFound } from '../errors.js';
 import { recomputeOrderStatus } from '../orders/status.js';
 import { findOwnFulfillmentOrder, parseFulfillmentOrderId, routeTotals } from './access.js';
 import { openAlert } from './alerts.js';
-import { enumValue, REJECTION_REASONS } from './model.js';
+import { REJECTION_REASONS } from './model.js';
 import { rerouteRejectedUnits } from './reroute.js';
 import { syncFulfillmentOrders } from './sync.js';
 
@@ -30,7 +31,7 @@ export async function rejectFulfillmentOrder(tx: Tx, principal: Principal, entry
   const id = parseFulfillmentOrderId(entry.fulfillmentOrderId);
   const fo = id === null ? null : await findOwnFulfillmentOrder(tx, principal, { id });
   if (!fo) throw notFound(`fulfillment order ${String(entry.fulfillmentOrderId ?? '')} not found`);
-  const reason = enumValue(REJECTION_REASONS, entry.reason);
+  const reason = enumByNameOrNumber(REJECTION_REASONS, entry.reason);
   if (!reason) throw invalidArgument(`reason must be one of ${REJECTION_REASONS.slice(1).join(', ')}`);
   if (reason === 'REJECTION_REASON_UNSPECIFIED') throw invalidArgument('reason REJECTION_REASON_UNSPECIFIED is refused: say why the order is declined');
   if (entry.lines !== null && entry.lines.length > 0) {

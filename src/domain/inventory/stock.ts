@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/tx.js';
+import { refreshVariantStock } from './variant-stock-sync.js';
 
 /**
  * Stock counters per (product, warehouse). Every change is one conditional UPDATE … RETURNING (never
@@ -172,6 +173,8 @@ export async function applyStockChange(
     .where('id', '=', productId)
     .where('inventory_updated_at', '<', iso)
     .execute();
+  // Listing variants carry a copy of the stock (storefront inventory polls and drift read it).
+  await refreshVariantStock(db, accountId, [productId], now);
   return { ok: true, row: toStockRow(updated) };
 }
 

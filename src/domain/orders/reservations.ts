@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/tx.js';
+import { refreshVariantStock } from '../inventory/variant-stock-sync.js';
 import { takeKitComponentUnits } from './kit-routing.js';
 
 /**
@@ -64,7 +65,7 @@ export async function recordReservation(
 
 /**
  * Routing a line changes the stock a channel can sell, so the product's inventory timestamp moves like
- * any other stock change (it orders GET /v1/inventory and feeds inventory polls).
+ * any other stock change (it orders GET /v1/inventory), and the listing variants' stock copy follows.
  */
 export async function touchProductInventory(tx: Tx, accountId: number, productId: number, now: Date): Promise<void> {
   const iso = now.toISOString();
@@ -75,6 +76,8 @@ export async function touchProductInventory(tx: Tx, accountId: number, productId
     .where('id', '=', productId)
     .where('inventory_updated_at', '<', iso)
     .execute();
+  // Listing variants carry a copy of the stock (storefront inventory polls and drift read it).
+  await refreshVariantStock(tx, accountId, [productId], now);
 }
 
 export interface ReleaseRouteUnitsInput {

@@ -7,8 +7,10 @@ import { registerCreateWarehouse } from './create-warehouse.js';
 import { registerGetAccount } from './get-account.js';
 import { registerGetApp } from './get-app.js';
 import { registerInstallApp } from './install-app.js';
+import { registerAdminIngestionRoutes } from './ingestions/index.js';
 import { registerAdminJobRoutes } from './jobs/index.js';
 import { registerAdminKitRoutes } from './kits/index.js';
+import { registerAdminListingRoutes } from './listings/index.js';
 import { registerAdminOrderRoutes } from './orders/index.js';
 import { registerListAccounts } from './list-accounts.js';
 import { registerListInstallations } from './list-installations.js';
@@ -39,7 +41,9 @@ export function registerAdminRoutes(app: App, deps: Deps): void {
   registerRevokeToken(app, deps);
   registerRevokeTokenByValue(app, deps);
   registerAdminJobRoutes(app, deps);
+  registerAdminIngestionRoutes(app, deps);
   registerAdminOrderRoutes(app, deps);
   registerAdminKitRoutes(app, deps);
   registerAdminAlertRoutes(app, deps);
+  registerAdminListingRoutes(app, deps);
 }

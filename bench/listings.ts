@@ -1,0 +1,266 @@
+/**
+ * `npm run bench:listings`: what the storefront sync routes cost on a big storefront (issue 4 item 7).
+ * Never run by `npm test`.
+ *
+ * Same harness as bench/orders.ts: the service runs in this process over an embedded SQLite database in a
+ * temporary DATA_DIR (rate limiting off, logging silent), autocannon in a child process (bench/load.ts).
+ * One storefront holds BENCH_VARIANTS variants, BENCH_VARIANTS_PER_LISTING per listing, every variant live on
+ * the channel (a channel id) with stock in the warehouse "Main". Listings carry a title and a description,
+ * variants a color and a price. Everything is
+ * written with multi-row INSERTs (products, inventory, listings, variants, attribute values) in a few big
+ * transactions. BENCH_DRIFTING of the variants have a last inventory submission that differs from their stock
+ * (the rest were sent exactly their stock), all stable for longer than stableFor. Scenarios:
+ *   drift      GET /v2/storefront/listing/variant/inventory/drift/skus (defaults: stableFor 15m, failureBackoff
+ *              24h): the capped level check a channel runs in a loop
+ *   pd-first   GET /v2/storefront/listing/product_data/updated?since=<before the seed>, first page (25 listings)
+ *   pd-deep    the same poll at the page that holds the middle of the storefront (cursor found by walking)
+ * plus a full walk: every page of product_data/updated from the beginning, one client, timed page by page.
+ *
+ * Knobs (environment): BENCH_DURATION seconds per run (8), BENCH_RUNS (2), BENCH_CONNECTIONS (10),
+ * BENCH_VARIANTS (100000), BENCH_VARIANTS_PER_LISTING (5), BENCH_DRIFTING (5000), BENCH_SCENARIOS (comma list,
+ * default all), BENCH_OUTPUT (default bench/RESULTS.md, where the "## Listings benchmark" section is replaced
+ * and everything else kept; "-" prints only).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Insertable, Kysely } from 'kysely';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { migrateToLatest } from '../src/db/migrations/index.js';
+import type { Database } from '../src/db/schema.js';
+import { withTx, type Db } from '../src/db/tx.js';
+import { closeDeps, createDeps } from '../src/deps.js';
+import { createAccount } from '../src/domain/accounts/accounts.js';
+import { createWarehouse } from '../src/domain/accounts/warehouses.js';
+import { newVersionId } from '../src/domain/listings/attributes.js';
+import { envInt, median } from './common.js';
+import { chunks, expectOk, installPartner, mergeSection, resultRows, runScenarios, type Scenario as HarnessScenario } from './harness.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const DURATION = envInt('BENCH_DURATION', 8, 1);
+const RUNS = envInt('BENCH_RUNS', 2, 1);
+const CONNECTIONS = envInt('BENCH_CONNECTIONS', 10, 1);
+const VARIANTS = envInt('BENCH_VARIANTS', 100_000, 100);
+const PER_LISTING = envInt('BENCH_VARIANTS_PER_LISTING', 5, 1);
+const DRIFTING = Math.min(envInt('BENCH_DRIFTING', 5000, 0), VARIANTS);
+const WARMUP_SECONDS = 2;
+const ROWS_PER_INSERT = 400;
+const LISTINGS_PER_TX = 5000;
+const LISTING_PAGE = 25;
+const DRIFT_CAP = 1000;
+const ALL_SCENARIOS = ['drift', 'pd-first', 'pd-deep', 'walk'] as const;
+type ScenarioName = (typeof ALL_SCENARIOS)[number];
+type Scenario = HarnessScenario<Exclude<ScenarioName, 'walk'>>;
+
+const attr = (value: object) => JSON.stringify(value);
+
+/**
+ * Clones the storefront's listings with direct INSERTs: listing i gets group SKU LST-i and variants
+ * LST-i-k, each its own catalog product with `stock(i,k)` units in Main. Timestamps run one millisecond
+ * apart in the past so the keyset walks distinct values (equal ones would work too; this is what live data
+ * looks like).
+ */
+async function seedListings(db: Db, accountId: number, storefrontId: number, mainId: number, listings: number, seededAt: Date) {
+  const stock = (i: number, k: number) => 10 + ((i * 7 + k * 3) % 90);
+  let variantNumber = 0;
+  for (let first = 0; first < listings; first += LISTINGS_PER_TX) {
+    const n = Math.min(LISTINGS_PER_TX, listings - first);
+    await withTx(db, async (tx) => {
+      const products: Insertable<Database['products']>[] = [];
+      for (let j = 0; j < n; j++) {
+        const i = first + j;
+        const iso = new Date(seededAt.getTime() + i).toISOString();
+        for (let k = 0; k < PER_LISTING; k++) {
+          const sku = `LST-${i}-${k}`;
+          products.push({ account_id: accountId, sku, sku_lower: sku.toLowerCase(), standard_product_id: null, standard_product_id_type: null, title: null, active: 1, inventory_updated_at: iso, created_at: iso, updated_at: iso });
+        }
+      }
+      const productIds: number[] = [];
+      for (const rows of chunks(products, ROWS_PER_INSERT)) productIds.push(...(await tx.insertInto('products').values(rows).returning('id').execute()).map((r) => r.id));
+      const inventory = productIds.map((productId, p) => {
+        const qty = stock(first + Math.floor(p / PER_LISTING), p % PER_LISTING);
+        return { account_id: accountId, product_id: productId, warehouse_id: mainId, available_quantity: qty, onhand_quantity: qty, reserved_quantity: 0, assembled_quantity: null, bin_location: null, observed_at: null, updated_at: products[p]!.updated_at };
+      });
+      for (const rows of chunks(inventory, ROWS_PER_INSERT)) await tx.insertInto('inventory').values(rows).execute();
+
+      const listingRows: Insertable<Database['listings']>[] = [];
+      for (let j = 0; j < n; j++) {
+        const i = first + j;
+        const iso = new Date(seededAt.getTime() + i).toISOString();
+        listingRows.push({ account_id: accountId, storefront_id: storefrontId, sku: `LST-${i}`, product_data_enabled: 1, category_id: 'kitchen', product_type_id: 'mug', pivot_attributes: '["color"]', swatch_image_attribute_ids: '[]', product_data_updated_at: iso, channel_listing_id: null, has_channel_id: 1, poll_updated_at: iso, created_at: iso, updated_at: iso });
+      }
+      const listingIds: number[] = [];
+      for (const rows of chunks(listingRows, ROWS_PER_INSERT)) listingIds.push(...(await tx.insertInto('listings').values(rows).returning('id').execute()).map((r) => r.id));
+
+      const variants: Insertable<Database['listing_variants']>[] = [];
+      productIds.forEach((productId, p) => {
+        const j = Math.floor(p / PER_LISTING);
+        const k = p % PER_LISTING;
+        const i = first + j;
+        const iso = listingRows[j]!.poll_updated_at;
+        const qty = stock(i, k);
+        const drifting = variantNumber++ < DRIFTING;
+        variants.push({
+          account_id: accountId, storefront_id: storefrontId, listing_id: listingIds[j]!, product_id: productId, sku: `LST-${i}-${k}`, position: k,
+          channel_id: `CH-${i}-${k}`, settings: '{}', product_data_enabled: 1, product_data_updated_at: iso, identifiers_updated_at: iso, logistics_updated_at: iso,
+          pricing_updated_at: iso, pricing_sales: '[]', inventory_enabled: 1, merchant_quantity: qty, storefront_quantity: 0,
+          warehouse_quantities: JSON.stringify([{ warehouseId: mainId, quantity: qty }]), inventory_updated_at: iso, intended_changed_at: iso,
+          last_sent_quantity: drifting ? qty + 1 : qty, last_sent_at: iso, last_failed_at: null, drifting: drifting ? 1 : 0,
+          status: 'STANDARD_STATUS_PUBLISHED', channel_status: '', listing_url: '', buyable: 1, channel_listing_id: '', status_updated_at: null, created_at: iso, updated_at: iso,
+        });
+      });
+      const variantIds: number[] = [];
+      for (const rows of chunks(variants, ROWS_PER_INSERT)) variantIds.push(...(await tx.insertInto('listing_variants').values(rows).returning('id').execute()).map((r) => r.id));
+
+      const attributes: Insertable<Database['listing_attributes']>[] = [];
+      listingIds.forEach((id, j) => {
+        const iso = listingRows[j]!.poll_updated_at;
+        attributes.push(
+          { account_id: accountId, owner_type: 'L', owner_id: id, group_name: 'product_data', attribute_id: 'title', position: 0, value: attr({ textValue: `Mug ${first + j}` }), version_id: newVersionId(), updated_at: iso, submitted_at: null },
+          { account_id: accountId, owner_type: 'L', owner_id: id, group_name: 'product_data', attribute_id: 'description', position: 1, value: attr({ textValue: 'A mug that holds 350 ml of tea, coffee or anything else.' }), version_id: newVersionId(), updated_at: iso, submitted_at: null },
+        );
+      });
+      variantIds.forEach((id, p) => {
+        const iso = variants[p]!.updated_at;
+        attributes.push(
+          { account_id: accountId, owner_type: 'V', owner_id: id, group_name: 'product_data', attribute_id: 'color', position: 0, value: attr({ textValue: `color-${p % PER_LISTING}` }), version_id: newVersionId(), updated_at: iso, submitted_at: null },
+          { account_id: accountId, owner_type: 'V', owner_id: id, group_name: 'pricing', attribute_id: 'price', position: 0, value: attr({ moneyValue: { amount: '12.50', currencyCode: 'USD' } }), version_id: newVersionId(), updated_at: iso, submitted_at: null },
+        );
+      });
+      for (const rows of chunks(attributes, ROWS_PER_INSERT)) await tx.insertInto('listing_attributes').values(rows).execute();
+    });
+    process.stdout.write(`seeded listings ${first + n}/${listings}\n`);
+  }
+}
+
+interface PollPage {
+  listings: { variants: unknown[] }[];
+  nextPageCursor: string;
+}
+
+async function main() {
+  const selected = (process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean) as ScenarioName[];
+  for (const s of selected) if (!ALL_SCENARIOS.includes(s)) throw new Error(`unknown scenario "${s}"`);
+  const listingCount = Math.ceil(VARIANTS / PER_LISTING);
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mcs-bench-listings-'));
+  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' });
+  const deps = createDeps(config);
+  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+  try {
+    await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+    app = await buildApp(deps);
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const db = deps.db.db;
+    const now = deps.clock.now();
+    const { accountId } = await createAccount(db, { name: 'Bench seller' }, now);
+    const main = (await createWarehouse(db, accountId, { name: 'Main' }, now)).warehouseId;
+    const channel = await installPartner(deps, base, accountId, 'SALES_CHANNEL', ['listing:self'], { name: 'Bench channel', storefrontName: 'Shop One' });
+    const headers = { authorization: `Bearer ${channel.token}` };
+
+    // Seeded rows sit one day back, so they are stable for any stableFor the drift scenario uses.
+    const seededAt = new Date(now.getTime() - 86_400_000);
+    const since = new Date(seededAt.getTime() - 1000).toISOString();
+    const seedStarted = performance.now();
+    await seedListings(db, accountId, channel.installationId, main, listingCount, seededAt);
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    const variantCount = Number((await db.selectFrom('listing_variants').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow()).n);
+    process.stdout.write(`seeded ${listingCount} listings, ${variantCount} variants in ${seedSeconds.toFixed(1)} s\n`);
+
+    // The drift route answers the capped level check.
+    const driftPath = '/v2/storefront/listing/variant/inventory/drift/skus';
+    const drift = (await expectOk(await fetch(`${base}${driftPath}`, { headers }), 'GET drift')) as { skus: string[]; driftListings: unknown[] };
+    const expectedDrift = Math.min(DRIFTING, DRIFT_CAP);
+    if (drift.skus.length !== expectedDrift || drift.driftListings.length !== expectedDrift) {
+      throw new Error(`drift answered ${drift.skus.length} skus, expected ${expectedDrift}`);
+    }
+
+    // Full walk of product_data/updated, one client, page by page.
+    const pollPath = (cursor: string) => `/v2/storefront/listing/product_data/updated?since=${encodeURIComponent(since)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const pageMs: number[] = [];
+    let cursor = '';
+    let pages = 0;
+    let listingsSeen = 0;
+    let variantsSeen = 0;
+    let deepCursor = '';
+    const middlePage = Math.floor(listingCount / LISTING_PAGE / 2);
+    const walkStarted = performance.now();
+    const walk = selected.includes('walk') || selected.includes('pd-deep');
+    while (walk) {
+      const started = performance.now();
+      const page = (await expectOk(await fetch(`${base}${pollPath(cursor)}`, { headers }), `product_data/updated page ${pages + 1}`)) as PollPage;
+      pageMs.push(performance.now() - started);
+      pages++;
+      listingsSeen += page.listings.length;
+      variantsSeen += page.listings.reduce((n, l) => n + l.variants.length, 0);
+      if (pages === middlePage) deepCursor = page.nextPageCursor;
+      if (page.nextPageCursor === '') break;
+      cursor = page.nextPageCursor;
+    }
+    const walkSeconds = (performance.now() - walkStarted) / 1000;
+    if (walk && (listingsSeen !== listingCount || variantsSeen !== variantCount)) {
+      throw new Error(`the walk saw ${listingsSeen} listings / ${variantsSeen} variants, expected ${listingCount} / ${variantCount}`);
+    }
+
+    const common = { connections: CONNECTIONS, durationSeconds: DURATION, url: base, method: 'GET' as const, headers, bodies: null };
+    const defined: Scenario[] = [
+      { name: 'drift', title: `(a) GET …/variant/inventory/drift/skus (${DRIFTING.toLocaleString('en-US')} drifting of ${variantCount.toLocaleString('en-US')}; answers ${expectedDrift})`, job: { ...common, paths: [driftPath] } },
+      { name: 'pd-first', title: `(b1) GET …/product_data/updated, page 1 (${LISTING_PAGE} listings × ${PER_LISTING} variants)`, job: { ...common, paths: [pollPath('')] } },
+      { name: 'pd-deep', title: `(b2) GET …/product_data/updated, page ${middlePage.toLocaleString('en-US')} (cursor)`, job: { ...common, paths: [pollPath(deepCursor)] } },
+    ];
+    const scenarios = defined.filter((s) => selected.includes(s.name));
+    const loadBefore = os.loadavg()[0]!;
+    const summary = await runScenarios(scenarios, RUNS, WARMUP_SECONDS);
+
+    const sortedMs = [...pageMs].sort((a, b) => a - b);
+    const pct = (p: number) => (sortedMs.length === 0 ? 0 : sortedMs[Math.min(sortedMs.length - 1, Math.floor((p / 100) * sortedMs.length))]!);
+    const cpus = os.cpus();
+    const lines = [
+      '## Listings benchmark',
+      '',
+      `Written by \`npm run bench:listings\` (bench/listings.ts) on ${new Date().toISOString()}.`,
+      '',
+      `- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`,
+      `- Node ${process.version}; service in this process, autocannon in a child process, loopback only; embedded SQLite, rate limiting off, log level silent`,
+      `- Load average (1 min) before the runs: ${loadBefore.toFixed(2)}, after: ${os.loadavg()[0]!.toFixed(2)} (other work on the machine skews the numbers)`,
+      `- Data: one storefront with ${listingCount.toLocaleString('en-US')} listings and ${variantCount.toLocaleString('en-US')} variants (${PER_LISTING} per listing), every variant ` +
+        `with a channel id, its own catalog product and stock in Main; 2 attribute values per listing and 2 per variant; ${DRIFTING.toLocaleString('en-US')} variants drifting. ` +
+        `Seeded with multi-row INSERTs: **${seedSeconds.toFixed(1)} s**`,
+      `- ${CONNECTIONS} connections, ${DURATION} s per run after a ${WARMUP_SECONDS} s warm-up, ${RUNS} runs per scenario (round-robin); medians`,
+      '',
+      ...resultRows(summary),
+      '',
+    ];
+    if (walk) {
+      lines.push(
+        `**Full product_data/updated walk** (one client, every page from \`since\` before the seed): ${pages.toLocaleString('en-US')} pages, ` +
+          `${listingsSeen.toLocaleString('en-US')} listings, ${variantsSeen.toLocaleString('en-US')} variants in **${walkSeconds.toFixed(1)} s** ` +
+          `(${Math.round(variantsSeen / walkSeconds).toLocaleString('en-US')} variants/s). Per page: median ${median(pageMs).toFixed(1)} ms, p90 ${pct(90).toFixed(1)} ms, ` +
+          `p99 ${pct(99).toFixed(1)} ms, max ${pct(100).toFixed(1)} ms; first page ${pageMs[0]!.toFixed(1)} ms, last page ${pageMs[pageMs.length - 1]!.toFixed(1)} ms.`,
+        '',
+      );
+    }
+    const text = lines.join('\n');
+    process.stdout.write(`\n${text}`);
+    const output = process.env.BENCH_OUTPUT ?? path.join(here, 'RESULTS.md');
+    if (output !== '-') {
+      writeFileSync(output, mergeSection(existsSync(output) ? readFileSync(output, 'utf8') : '', text, 'Listings benchmark', 'Listings notes'));
+      process.stdout.write(`\nwritten to ${path.relative(process.cwd(), output)}\n`);
+    }
+  } finally {
+    await app?.close();
+    await closeDeps(deps);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

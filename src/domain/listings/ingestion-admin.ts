@@ -1,0 +1,86 @@
+/**
+ * The operator's view of ingestion sessions (DESIGN.md "Operator API"): list newest first and read one
+ * with its plan. Acting on them (apply, discard) lives in ingestion-apply.ts.
+ */
+import type { Db } from '../../db/tx.js';
+import type { IngestionPlan, PlanSummary } from './ingestion-plan.js';
+import type { IngestionSessionRow, IngestionStatus } from './ingestion-session.js';
+import { requireStorefront } from './storefront-settings.js';
+import { notFound } from '../errors.js';
+
+export interface IngestionSummaryView {
+  ingestionId: number;
+  storefrontId: number;
+  status: IngestionStatus;
+  expectedNumListings: number;
+  /** null until end. */
+  actualNumListings: number | null;
+  receivedCount: number;
+  autoApplyIngestionPlan: boolean;
+  /** Why planning or an automatic apply failed; null otherwise. */
+  error: string | null;
+  /** The plan's counts; null until planned. */
+  summary: PlanSummary | null;
+  begunAt: string;
+  endedAt: string | null;
+  plannedAt: string | null;
+  appliedAt: string | null;
+  updatedAt: string;
+}
+
+export interface IngestionDetailView extends IngestionSummaryView {
+  plan: IngestionPlan | null;
+}
+
+export function toIngestionDetail(row: IngestionSessionRow): IngestionDetailView {
+  const plan = row.plan === null ? null : (JSON.parse(row.plan) as IngestionPlan);
+  return {
+    ingestionId: row.id,
+    storefrontId: row.storefront_id,
+    status: row.status as IngestionStatus,
+    expectedNumListings: row.expected_num_listings,
+    actualNumListings: row.actual_num_listings,
+    receivedCount: row.received_count,
+    autoApplyIngestionPlan: row.auto_apply === 1,
+    error: row.error,
+    summary: plan?.summary ?? null,
+    begunAt: row.begun_at,
+    endedAt: row.ended_at,
+    plannedAt: row.planned_at,
+    appliedAt: row.applied_at,
+    updatedAt: row.updated_at,
+    plan,
+  };
+}
+
+export async function getIngestion(db: Db, accountId: number, ingestionId: number): Promise<IngestionDetailView> {
+  const row = await db.selectFrom('ingestion_sessions').selectAll().where('account_id', '=', accountId).where('id', '=', ingestionId).executeTakeFirst();
+  if (!row) throw notFound(`ingestion ${ingestionId} not found in this account`);
+  return toIngestionDetail(row);
+}
+
+/**
+ * One page of the account's sessions, newest first (keyset on id: ids grow with begin time), optionally of
+ * one storefront (another account's storefront is a 404). nextBeforeId is null on the last page.
+ */
+export async function listIngestions(
+  db: Db,
+  accountId: number,
+  filter: { storefrontId?: number },
+  beforeId: number | null,
+  pageSize: number,
+): Promise<{ ingestions: IngestionSummaryView[]; nextBeforeId: number | null }> {
+  const account = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
+  if (!account) throw notFound(`account ${accountId} not found`);
+  if (filter.storefrontId !== undefined) await requireStorefront(db, accountId, filter.storefrontId);
+  let query = db.selectFrom('ingestion_sessions').selectAll().where('account_id', '=', accountId);
+  if (filter.storefrontId !== undefined) query = query.where('storefront_id', '=', filter.storefrontId);
+  if (beforeId !== null) query = query.where('id', '<', beforeId);
+  const rows = await query.orderBy('id', 'desc').limit(pageSize + 1).execute();
+  const page = rows.slice(0, pageSize);
+  const ingestions = page.map((r) => {
+    const { plan: _plan, ...summary } = toIngestionDetail(r);
+    return summary;
+  });
+  return { ingestions, nextBeforeId: rows.length > pageSize ? page[page.length - 1]!.id : null };
+}

@@ -1,0 +1,96 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/tx.js';
+
+/**
+ * The stock copy on listing variants (LISTINGS.md "Data model"): the inventory area pushes a product's
+ * stock here in the transaction that changes it, so the inventory polls and the drift query read one
+ * table. This file owns the columns' rules; it never reads the inventory tables (inventory → listings only).
+ */
+
+export interface VariantStockSnapshot {
+  /** Available units over the account's merchant-fulfilled (not channel-fulfilled) warehouses. */
+  merchantQuantity: number;
+  /** Available units over the channel-fulfilled warehouses. */
+  storefrontQuantity: number;
+  /** Merchant warehouses holding a stock row of the product, ordered by warehouse id. */
+  warehouseQuantities: { warehouseId: number; quantity: number }[];
+}
+
+/**
+ * warehouse_quantities as stored: warehouse ids as strings (the v2 shape), ordered by id, keys in a fixed
+ * order, so equal snapshots give equal text and the UPDATE can compare text.
+ */
+export function warehouseQuantitiesJson(snapshot: VariantStockSnapshot): string {
+  const sorted = [...snapshot.warehouseQuantities].sort((a, b) => a.warehouseId - b.warehouseId);
+  return JSON.stringify(sorted.map((w) => ({ warehouseId: String(w.warehouseId), quantity: w.quantity })));
+}
+
+/**
+ * Writes the snapshot onto every variant of the product (any storefront) with ONE UPDATE. Only variants
+ * whose copy differs are touched: their inventory_updated_at moves to now (the inventory poll keyset);
+ * intended_changed_at moves only when merchant + storefront (the quantity the service intends to send)
+ * changes, which is what stableFor measures; drifting is recomputed against the last quantity sent.
+ * Every expression reads the row's old values inside the statement, so parallel writers never
+ * interleave a read and a write. Returns how many variants changed.
+ */
+export async function recordVariantStock(
+  tx: Db,
+  accountId: number,
+  productId: number,
+  snapshot: VariantStockSnapshot,
+  now: Date,
+): Promise<number> {
+  const iso = now.toISOString();
+  const merchant = snapshot.merchantQuantity;
+  const storefront = snapshot.storefrontQuantity;
+  const total = merchant + storefront;
+  const warehouses = warehouseQuantitiesJson(snapshot);
+  const result = await tx
+    .updateTable('listing_variants')
+    .set((eb) => ({
+      merchant_quantity: merchant,
+      storefront_quantity: storefront,
+      warehouse_quantities: warehouses,
+      inventory_updated_at: iso,
+      intended_changed_at: sql<string>`case when ${eb.ref('merchant_quantity')} + ${eb.ref('storefront_quantity')} <> ${total} then ${iso} else ${eb.ref('intended_changed_at')} end`,
+      drifting: sql<number>`case when ${eb.ref('last_sent_quantity')} is null or ${eb.ref('last_sent_quantity')} <> ${total} then 1 else 0 end`,
+    }))
+    .where('account_id', '=', accountId)
+    .where('product_id', '=', productId)
+    .where((eb) =>
+      eb.or([eb('merchant_quantity', '<>', merchant), eb('storefront_quantity', '<>', storefront), eb('warehouse_quantities', '<>', warehouses)]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Whether any storefront lists the product (a read-only check; the stock path uses lockProductVariants). */
+export async function productHasVariants(db: Db, accountId: number, productId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('listing_variants')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('product_id', '=', productId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Locks the variants of these products and returns the products that have any (the others need no
+ * snapshot). The lock is a no-op UPDATE because it works alike on both databases: on PostgreSQL it waits
+ * for any other transaction that changed the same product's stock and is writing its snapshot, so the
+ * stock read that follows (a new statement under READ COMMITTED) sees that transaction's rows and the last
+ * writer never overwrites the copy with a stale warehouse. SQLite runs one writer at a time anyway.
+ */
+export async function lockProductVariants(tx: Db, accountId: number, productIds: number[]): Promise<number[]> {
+  if (productIds.length === 0) return [];
+  const rows = await tx
+    .updateTable('listing_variants')
+    .set((eb) => ({ merchant_quantity: eb.ref('merchant_quantity') }))
+    .where('account_id', '=', accountId)
+    .where('product_id', 'in', productIds)
+    .returning('product_id')
+    .execute();
+  return [...new Set(rows.map((r) => Number(r.product_id)))];
+}

@@ -1,0 +1,150 @@
+import { Type } from '@sinclair/typebox';
+import { Timestamp } from './common.js';
+
+/**
+ * v2 listing shapes (document 2.11–2.12). Outputs are proto3 JSON: camelCase, int64 as strings, unset
+ * timestamps (submittedAt) absent. multiObjectValue nests the value kinds to any depth, so its properties
+ * are described as free objects (the service checks them on input, attribute-input.ts).
+ */
+
+const ValueKinds = {
+  textValue: Type.Optional(Type.String()),
+  numericValue: Type.Optional(Type.Number({ description: 'double' })),
+  numericWithUnitsValue: Type.Optional(Type.Object({ numeric: Type.Number(), units: Type.String() })),
+  multiTextValue: Type.Optional(Type.Object({ values: Type.Array(Type.String()) })),
+  moneyValue: Type.Optional(
+    Type.Object({ amount: Type.String({ description: 'decimal string, negative for a credit' }), currencyCode: Type.String({ description: 'ISO 4217' }) }),
+  ),
+  multiObjectValue: Type.Optional(
+    Type.Object({
+      items: Type.Array(
+        Type.Object({
+          properties: Type.Record(Type.String(), Type.Object({}, { additionalProperties: true, description: 'one value kind, nested as in the attribute value' })),
+        }),
+      ),
+    }),
+  ),
+};
+
+export const AttributeValueOut = Type.Object(
+  {
+    id: Type.String(),
+    ...ValueKinds,
+    versionId: Type.String({ description: 'changes whenever the value changes' }),
+    updatedAt: Timestamp,
+    submittedAt: Type.Optional({ ...Timestamp, description: 'when this version was last named by a submission; absent before' }),
+  },
+  { examples: [{ id: 'title', textValue: 'Blue mug', versionId: '4f1c0a9be2d3a8c1b7e6f0a2', updatedAt: '2026-11-21T22:13:08.123Z' }] },
+);
+
+/** An attribute value sent by a seller: id and one value kind (checked by the service, with field names). */
+export const AttributeInput = Type.Object(
+  { id: Type.String({ minLength: 1 }) },
+  {
+    additionalProperties: true,
+    description:
+      'id plus exactly one of textValue, numericValue, numericWithUnitsValue {numeric, units}, multiTextValue {values}, ' +
+      'moneyValue {amount (decimal string; a JSON number is kept as its decimal text), currencyCode}, multiObjectValue ' +
+      '{items[{properties: map of value kinds}]}. versionId/updatedAt/submittedAt are assigned by the service.',
+  },
+);
+
+export const AttributeGroupOut = Type.Object({
+  enabled: Type.Boolean(),
+  attributes: Type.Array(AttributeValueOut),
+  updatedAt: Timestamp,
+});
+
+export const SaleOut = Type.Object({
+  strikeThroughPrice: Type.Number(),
+  salePrice: Type.Number(),
+  startAt: Type.Union([Timestamp, Type.Null()]),
+  endAt: Type.Union([Timestamp, Type.Null()]),
+});
+
+export const VariantV2 = Type.Object(
+  {
+    sku: Type.String(),
+    channelId: Type.String(),
+    settings: Type.Record(Type.String(), Type.String(), { description: 'storefront settings merged with the variant’s own (the variant wins)' }),
+    inventory: Type.Object({
+      enabled: Type.Boolean(),
+      totalQuantity: Type.String({ description: 'int64: merchant-fulfillable + storefront-fulfillable' }),
+      merchantFulfillableQuantity: Type.String({ description: 'int64: available in the seller’s own warehouses' }),
+      merchantFulfillableWarehouseQuantities: Type.Array(Type.Object({ warehouseId: Type.String(), quantity: Type.String() })),
+      storefrontFulfillableQuantity: Type.String({ description: 'int64: available in channel-fulfilled warehouses' }),
+      updatedAt: Timestamp,
+    }),
+    identifiers: AttributeGroupOut,
+    productData: AttributeGroupOut,
+    logistics: AttributeGroupOut,
+    pricing: Type.Object({ ...AttributeGroupOut.properties, sales: Type.Array(SaleOut) }),
+  },
+  { description: 'a variant (document 2.12)' },
+);
+
+export const ListingV2 = Type.Object(
+  {
+    id: Type.String({ description: 'the service’s listing id' }),
+    sku: Type.String({ description: 'the group SKU of the whole listing' }),
+    productData: Type.Object({
+      enabled: Type.Boolean(),
+      categoryId: Type.String(),
+      productTypeId: Type.String(),
+      pivotAttributes: Type.Array(Type.String()),
+      attributes: Type.Array(AttributeValueOut),
+      updatedAt: Timestamp,
+      swatchImageAttributeId: Type.Array(Type.String()),
+    }),
+    variants: Type.Array(VariantV2),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { description: 'a listing (document 2.12)' },
+);
+
+/** Seller input for a variant (admin create and edit). */
+export const VariantInputSchema = Type.Object(
+  {
+    sku: Type.String({ minLength: 1, maxLength: 255, description: 'catalog SKU (created in the catalog when new)' }),
+    channelId: Type.Optional(Type.String()),
+    settings: Type.Optional(Type.Record(Type.String(), Type.String())),
+    productData: Type.Optional(
+      Type.Object({ enabled: Type.Optional(Type.Boolean()), attributes: Type.Optional(Type.Array(AttributeInput)) }, { additionalProperties: true }),
+    ),
+    identifiers: Type.Optional(Type.Object({ attributes: Type.Optional(Type.Array(AttributeInput)) }, { additionalProperties: true })),
+    logistics: Type.Optional(Type.Object({ attributes: Type.Optional(Type.Array(AttributeInput)) }, { additionalProperties: true })),
+    pricing: Type.Optional(
+      Type.Object(
+        {
+          attributes: Type.Optional(Type.Array(AttributeInput)),
+          sales: Type.Optional(
+            Type.Array(
+              Type.Object({
+                strikeThroughPrice: Type.Optional(Type.Number({ minimum: 0 })),
+                salePrice: Type.Number({ minimum: 0 }),
+                startAt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+                endAt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+              }),
+            ),
+          ),
+        },
+        { additionalProperties: true },
+      ),
+    ),
+    inventory: Type.Optional(Type.Object({ enabled: Type.Optional(Type.Boolean()) })),
+  },
+  { additionalProperties: true },
+);
+
+export const ListingProductDataInput = Type.Object(
+  {
+    enabled: Type.Optional(Type.Boolean()),
+    categoryId: Type.Optional(Type.String()),
+    productTypeId: Type.Optional(Type.String()),
+    pivotAttributes: Type.Optional(Type.Array(Type.String())),
+    swatchImageAttributeId: Type.Optional(Type.Array(Type.String())),
+    attributes: Type.Optional(Type.Array(AttributeInput)),
+  },
+  { additionalProperties: true },
+);

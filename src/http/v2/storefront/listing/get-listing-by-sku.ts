@@ -1,0 +1,31 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../../types.js';
+import type { Deps } from '../../../../deps.js';
+import { getStorefrontListingBySku } from '../../../../domain/listings/storefront-reads.js';
+import { principalOf } from '../../../plugins/auth.js';
+import { v2Responses } from '../../../schemas/common.js';
+import { ListingV2 } from '../../../schemas/listings.js';
+import { STOREFRONT_ROUTE_CONFIG, TAGS } from '../route-config.js';
+import { READ_CONTENT_NOTE } from './get-listing.js';
+
+export function registerGetStorefrontListingBySku(app: App, deps: Deps) {
+  app.get(
+    '/v2/storefront/listing/sku/:sku',
+    {
+      config: STOREFRONT_ROUTE_CONFIG,
+      schema: {
+        tags: TAGS,
+        summary: 'Get a listing by its group SKU',
+        description:
+          `The storefront's listing whose group SKU is \`sku\` (exact; a variant SKU is not a listing's SKU). ${READ_CONTENT_NOTE} ` +
+          'Unknown, or another storefront\'s: 404.',
+        params: Type.Object({ sku: Type.String({ description: 'the listing\'s group SKU' }) }),
+        response: v2Responses({ 200: ListingV2 }, [401, 403, 404, 429]),
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      return getStorefrontListingBySku(deps.db.db, principal.accountId, principal.storefrontId!, request.params.sku);
+    },
+  );
+}

@@ -1,0 +1,47 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../../types.js';
+import type { Deps } from '../../../../deps.js';
+import { listInventoryUpdatedSkus } from '../../../../domain/listings/inventory-polls.js';
+import { principalOf } from '../../../plugins/auth.js';
+import { v2Responses } from '../../../schemas/common.js';
+import { STOREFRONT_ROUTE_CONFIG, TAGS } from '../route-config.js';
+import { InventoryPollQuery, inventoryPollCursor, inventoryPollFilter } from './list-inventory-updated.js';
+import { DriftListingV2 } from './list-drift.js';
+
+const CURSOR_ROUTE = 'GET /v2/storefront/listing/variant/inventory/updated/skus';
+
+export function registerListInventoryUpdatedSkus(app: App, deps: Deps) {
+  app.get(
+    '/v2/storefront/listing/variant/inventory/updated/skus',
+    {
+      config: STOREFRONT_ROUTE_CONFIG,
+      schema: {
+        tags: TAGS,
+        summary: 'Poll SKUs of variants whose inventory changed',
+        description:
+          'The document\'s ListSkusWithUpdatedInventory: the same variants, order and paging as ' +
+          'GET /v2/storefront/listing/variant/inventory/updated, as SKUs only. `driftListings` has the same ' +
+          'length and order as `skus` and names each SKU\'s listing (the service\'s listing id; "" for a variant ' +
+          'whose listing was deleted while it stays live on the channel).',
+        querystring: InventoryPollQuery,
+        response: v2Responses(
+          {
+            200: Type.Object({
+              skus: Type.Array(Type.String()),
+              nextPageCursor: Type.String({ description: '"" on the last page' }),
+              driftListings: Type.Array(DriftListingV2),
+            }),
+          },
+          [400, 401, 403, 429],
+        ),
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const storefrontId = principal.storefrontId!;
+      const filter = inventoryPollFilter(deps, CURSOR_ROUTE, storefrontId, request.query as Record<string, unknown>);
+      const page = await listInventoryUpdatedSkus(deps.db.db, principal.accountId, filter);
+      return { skus: page.skus, nextPageCursor: inventoryPollCursor(deps, CURSOR_ROUTE, storefrontId, page.next), driftListings: page.driftListings };
+    },
+  );
+}
