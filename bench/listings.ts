@@ -35,7 +35,7 @@ import { closeDeps, createDeps } from '../src/deps.js';
 import { createAccount } from '../src/domain/accounts/accounts.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import { newVersionId } from '../src/domain/listings/attributes.js';
-import { envInt, median } from './common.js';
+import { envInt, machineLines, median } from './common.js';
 import { chunks, expectOk, installPartner, mergeSection, resultRows, runScenarios, type Scenario as HarnessScenario } from './harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -220,15 +220,12 @@ async function main() {
 
     const sortedMs = [...pageMs].sort((a, b) => a - b);
     const pct = (p: number) => (sortedMs.length === 0 ? 0 : sortedMs[Math.min(sortedMs.length - 1, Math.floor((p / 100) * sortedMs.length))]!);
-    const cpus = os.cpus();
     const lines = [
       '## Listings benchmark',
       '',
       `Written by \`npm run bench:listings\` (bench/listings.ts) on ${new Date().toISOString()}.`,
       '',
-      `- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`,
-      `- Node ${process.version}; service in this process, autocannon in a child process, loopback only; embedded SQLite, rate limiting off, log level silent`,
-      `- Load average (1 min) before the runs: ${loadBefore.toFixed(2)}, after: ${os.loadavg()[0]!.toFixed(2)} (other work on the machine skews the numbers)`,
+      ...machineLines('service in this process, autocannon in a child process, loopback only; embedded SQLite, rate limiting off, log level silent', loadBefore),
       `- Data: one storefront with ${listingCount.toLocaleString('en-US')} listings and ${variantCount.toLocaleString('en-US')} variants (${PER_LISTING} per listing), every variant ` +
         `with a channel id, its own catalog product and stock in Main; 2 attribute values per listing and 2 per variant; ${DRIFTING.toLocaleString('en-US')} variants drifting. ` +
         `Seeded with multi-row INSERTs: **${seedSeconds.toFixed(1)} s**`,

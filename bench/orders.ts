@@ -36,7 +36,7 @@ import { createAccount, issueSellerToken } from '../src/domain/accounts/accounts
 import { SCOPES } from '../src/domain/accounts/principal.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import { oneYearBefore } from '../src/domain/orders/list-orders.js';
-import { envInt } from './common.js';
+import { envInt, machineLines } from './common.js';
 import { chunks, expectOk, installPartner, mergeSection, resultRows, runScenarios, type Scenario as HarnessScenario } from './harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -327,15 +327,12 @@ async function main() {
 
     const byName = (name: ScenarioName) => summary.find((s) => s.scenario.name === name) ?? null;
 
-    const cpus = os.cpus();
     const lines = [
       '## Orders benchmark',
       '',
       `Written by \`npm run bench:orders\` (bench/orders.ts) on ${new Date().toISOString()}.`,
       '',
-      `- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`,
-      `- Node ${process.version}; service in this process, autocannon in a child process, loopback only; embedded SQLite, rate limiting off, log level silent`,
-      `- Load average (1 min) before the runs: ${loadBefore.toFixed(2)}, after: ${os.loadavg()[0]!.toFixed(2)} (other work on the machine skews the numbers)`,
+      ...machineLines('service in this process, autocannon in a child process, loopback only; embedded SQLite, rate limiting off, log level silent', loadBefore),
       `- Data: one account, warehouse Main mapped to a SHIPPING integration, ${SKU_COUNT} SKUs stocked there; ` +
         `${OPEN_ORDERS.toLocaleString('en-US')} open 2-line orders of the storefront (one template through HTTP, the rest cloned by ` +
         `multi-row INSERTs into sales_orders, sales_order_lines, order_line_routes, inventory_reservations and fulfillment_orders in ` +

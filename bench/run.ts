@@ -30,7 +30,7 @@ import { createAccount, issueSellerToken } from '../src/domain/accounts/accounts
 import { SCOPES } from '../src/domain/accounts/principal.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import type { LoadJob, LoadResult } from './load.js';
-import { envInt, load, median } from './common.js';
+import { envInt, load, machineLines, median } from './common.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -165,15 +165,12 @@ async function main() {
     const readRps = summary.find((s) => s.scenario.name === 'sku-read')?.rps ?? null;
     const ratio = (rps: number) => (bareRps ? `${((100 * rps) / bareRps).toFixed(1)} %` : 'n/a');
 
-    const cpus = os.cpus();
     const lines = [
       '# Benchmark results',
       '',
       `Written by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString()}.`,
       '',
-      `- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`,
-      `- Node ${process.version}; service and bare route in one process, autocannon in a child process, loopback only`,
-      `- Load average (1 min) before the runs: ${loadBefore.toFixed(2)}, after: ${os.loadavg()[0]!.toFixed(2)} (other work on the machine skews the numbers)`,
+      ...machineLines('service and bare route in one process, autocannon in a child process, loopback only', loadBefore),
       `- Embedded SQLite in a temporary DATA_DIR; rate limiting off; log level silent`,
       `- Data: one account, 2 warehouses, ${SKU_COUNT} SKUs stocked in both; reads rotate over all SKUs, updates over ${batches.length} batches of ${BATCH}`,
       `- ${CONNECTIONS} connections, ${DURATION} s per run after a ${WARMUP_SECONDS} s warm-up, ${RUNS} runs per scenario (round-robin); medians`,

@@ -27,6 +27,20 @@ export function sampleListing(sku: string, variantSkus: string[], extra: Record<
   };
 }
 
+/** sampleListing whose variants carry channel ids (live on the channel) and inventory flags where given. */
+export function listingWithVariants(sku: string, variants: { sku: string; channelId?: string; inventoryEnabled?: boolean }[]): Record<string, unknown> {
+  const body = sampleListing(
+    sku,
+    variants.map((v) => v.sku),
+  );
+  body['variants'] = (body['variants'] as Record<string, unknown>[]).map((v, i) => ({
+    ...v,
+    channelId: variants[i]!.channelId ?? '',
+    inventory: { enabled: variants[i]!.inventoryEnabled ?? true },
+  }));
+  return body;
+}
+
 /** Creates a listing on the seeded storefront (or `storefrontId`) through the operator API. */
 export async function createListingViaAdmin(
   t: TestApp,

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import type { LightMyRequestResponse } from 'fastify';
 import { after, before, describe, it } from 'node:test';
 import { manualClock } from '../../src/lib/clock.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, installAndExchange, seedAccount, type InstalledApp, type SeededAccount } from '../helpers/fixtures.js';
-import { adminHeaders, createListingViaAdmin, sampleListing } from '../helpers/listings.js';
+import { adminHeaders, createListingViaAdmin, listingWithVariants } from '../helpers/listings.js';
 import { stock } from './v1-sales-orders-helpers.js';
+import { assertV2Error } from '../helpers/v2.js';
 
 /**
  * GET /v2/storefront/listing/variant/inventory/drift/skus (document 2.17, 4.7; resolutions §1): live
@@ -23,26 +23,7 @@ interface DriftBody {
   driftListings: { sku: string; listingId: string }[];
 }
 
-function assertV2Error(res: LightMyRequestResponse, status: number, code: number, pattern?: RegExp): void {
-  assert.equal(res.statusCode, status, res.body);
-  const body = res.json() as { code: number; message: string; details: unknown[] };
-  assert.equal(body.code, code);
-  assert.ok(Array.isArray(body.details));
-  if (pattern) assert.match(body.message, pattern);
-}
 
-function listingBody(sku: string, variants: { sku: string; channelId?: string; inventoryEnabled?: boolean }[]): Record<string, unknown> {
-  const body = sampleListing(
-    sku,
-    variants.map((v) => v.sku),
-  );
-  body.variants = (body.variants as Record<string, unknown>[]).map((v, i) => ({
-    ...v,
-    channelId: variants[i]!.channelId ?? '',
-    inventory: { enabled: variants[i]!.inventoryEnabled ?? true },
-  }));
-  return body;
-}
 
 describe('storefront inventory drift', () => {
   const clock = manualClock(new Date('2026-11-21T12:00:00.000Z'));
@@ -100,7 +81,7 @@ describe('storefront inventory drift', () => {
     const listing = await createListingViaAdmin(
       t,
       seed,
-      listingBody('DR-GROUP', [
+      listingWithVariants('DR-GROUP', [
         { sku: 'DR-1', channelId: 'CH-1' },
         { sku: 'DR-2', channelId: 'CH-2' },
         { sku: 'DR-3' },
@@ -109,8 +90,8 @@ describe('storefront inventory drift', () => {
     );
     listingId = listing.id;
     // The other storefront and account have drifting live variants of their own.
-    await createListingViaAdmin(t, seed, listingBody('TWO-GROUP', [{ sku: 'TWO-1', channelId: 'CH-T1' }]), shopTwo.installationId);
-    await createListingViaAdmin(t, other, listingBody('OTHER-GROUP', [{ sku: 'OTHER-1', channelId: 'CH-O1' }]));
+    await createListingViaAdmin(t, seed, listingWithVariants('TWO-GROUP', [{ sku: 'TWO-1', channelId: 'CH-T1' }]), shopTwo.installationId);
+    await createListingViaAdmin(t, other, listingWithVariants('OTHER-GROUP', [{ sku: 'OTHER-1', channelId: 'CH-O1' }]));
   });
   after(async () => t.close());
 
@@ -183,7 +164,7 @@ describe('storefront inventory drift', () => {
   });
 
   it('reports a variant whose listing was deleted with listingId "", each SKU on its own entry', async () => {
-    const gone = await createListingViaAdmin(t, seed, listingBody('GONE-GROUP', [{ sku: 'GONE-1', channelId: 'CH-G1' }, { sku: 'GONE-2', channelId: 'CH-G2' }]));
+    const gone = await createListingViaAdmin(t, seed, listingWithVariants('GONE-GROUP', [{ sku: 'GONE-1', channelId: 'CH-G1' }, { sku: 'GONE-2', channelId: 'CH-G2' }]));
     const del = await t.app.inject({ method: 'DELETE', url: `/admin/accounts/${seed.accountId}/listings/${gone.id}`, headers: adminHeaders });
     assert.equal(del.statusCode, 200, del.body);
     clock.advance(1000);

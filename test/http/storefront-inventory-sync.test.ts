@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import type { LightMyRequestResponse } from 'fastify';
 import { after, before, describe, it } from 'node:test';
 import type { VariantView } from '../../src/domain/listings/model.js';
 import { manualClock } from '../../src/lib/clock.js';
 import { assertV1Error } from '../helpers/admin.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, installAndExchange, seedAccount, type InstalledApp, type SeededAccount } from '../helpers/fixtures.js';
-import { adminHeaders, createListingViaAdmin, patchListingViaAdmin, sampleListing } from '../helpers/listings.js';
+import { adminHeaders, createListingViaAdmin, listingWithVariants, patchListingViaAdmin } from '../helpers/listings.js';
 import { createOrder, orderBody, stock } from './v1-sales-orders-helpers.js';
+import { assertV2Error } from '../helpers/v2.js';
 
 /**
  * The stock copy on listing variants and the storefront inventory polls (document 4.7, resolutions §4):
@@ -29,23 +29,7 @@ interface SkusPage {
   driftListings: { sku: string; listingId: string }[];
 }
 
-function assertV2Error(res: LightMyRequestResponse, status: number, code: number, pattern?: RegExp): void {
-  assert.equal(res.statusCode, status, res.body);
-  const body = res.json() as { code: number; message: string; details: unknown[] };
-  assert.equal(body.code, code);
-  assert.ok(Array.isArray(body.details));
-  if (pattern) assert.match(body.message, pattern);
-}
 
-/** A listing body whose variants carry channel ids (live on the channel) where given. */
-function listingBody(sku: string, variants: { sku: string; channelId?: string }[]): Record<string, unknown> {
-  const body = sampleListing(
-    sku,
-    variants.map((v) => v.sku),
-  );
-  body.variants = (body.variants as Record<string, unknown>[]).map((v, i) => ({ ...v, channelId: variants[i]!.channelId ?? '' }));
-  return body;
-}
 
 describe('storefront inventory polls and the variant stock copy', () => {
   const clock = manualClock(new Date('2026-11-21T12:00:00.000Z'));
@@ -82,7 +66,7 @@ describe('storefront inventory polls and the variant stock copy', () => {
   it('a listing created over existing stock carries it; only changes after `since` are polled', async () => {
     const before = tick();
     const created = tick();
-    const listing = await createListingViaAdmin(t, seed, listingBody('INV-GROUP', [{ sku: 'INV-A', channelId: 'CH-A' }, { sku: 'INV-B' }]));
+    const listing = await createListingViaAdmin(t, seed, listingWithVariants('INV-GROUP', [{ sku: 'INV-A', channelId: 'CH-A' }, { sku: 'INV-B' }]));
     listingId = listing.id;
     const page = await poll(seed.channel.token, since(before));
     assert.equal(page.nextPageCursor, '');
@@ -207,7 +191,7 @@ describe('storefront inventory polls and the variant stock copy', () => {
   });
 
   it('a variant whose listing was deleted but is live on the channel keeps syncing, with listingId ""', async () => {
-    await createListingViaAdmin(t, seed, listingBody('DET-GROUP', [{ sku: 'DET-LIVE', channelId: 'CH-DET' }, { sku: 'DET-NEW' }]));
+    await createListingViaAdmin(t, seed, listingWithVariants('DET-GROUP', [{ sku: 'DET-LIVE', channelId: 'CH-DET' }, { sku: 'DET-NEW' }]));
     const created = await poll(seed.channel.token, since(clock.now()), UPDATED_SKUS);
     assert.deepEqual(created.skus, []);
     const listing = (await t.app.inject({ url: `/v2/storefront/listing/sku/DET-GROUP`, headers: bearer(seed.channel.token) })).json() as { id: string };
@@ -228,7 +212,7 @@ describe('storefront inventory polls and the variant stock copy', () => {
     const from = clock.now();
     tick();
     const skus = Array.from({ length: 130 }, (_, i) => `PG-${String(i).padStart(3, '0')}`);
-    await createListingViaAdmin(t, seed, listingBody('PG-GROUP', skus.map((sku) => ({ sku }))), shopTwo.installationId);
+    await createListingViaAdmin(t, seed, listingWithVariants('PG-GROUP', skus.map((sku) => ({ sku }))), shopTwo.installationId);
     for (const url of [UPDATED, UPDATED_SKUS]) {
       const first = await poll(shopTwo.token, since(from), url);
       const firstSkus = url === UPDATED ? first.variants.map((v) => v.sku) : first.skus;
@@ -309,7 +293,7 @@ describe('recording the inventory level a submission sent', () => {
     other = await seedAccount(t, 'Other');
     shopTwo = await installAndExchange(t, seed.accountId, 'SALES_CHANNEL', ['listing:self'], { storefrontName: 'Shop Two', name: 'eBay' });
     await stock(t, seed.sellerToken, 'REC-A', seed.warehouses.main, 5);
-    await createListingViaAdmin(t, seed, listingBody('REC-GROUP', [{ sku: 'REC-A', channelId: 'CH-1' }, { sku: 'REC-B', channelId: 'CH-2' }]));
+    await createListingViaAdmin(t, seed, listingWithVariants('REC-GROUP', [{ sku: 'REC-A', channelId: 'CH-1' }, { sku: 'REC-B', channelId: 'CH-2' }]));
   });
   after(async () => t.close());
 

@@ -5,6 +5,7 @@ import { manualClock } from '../../src/lib/clock.js';
 import { adminHeaders } from '../helpers/admin.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, installAndExchange, seedAccount, type InstalledApp, type SeededAccount } from '../helpers/fixtures.js';
+import { assertV2Error } from '../helpers/v2.js';
 
 interface AttributeJson {
   id: string;
@@ -66,13 +67,6 @@ async function createListing(t: TestApp, accountId: number, body: ReturnType<typ
   return res.json() as ListingJson;
 }
 
-function assertV2Error(res: LightMyRequestResponse, status: number, code: number, pattern?: RegExp) {
-  assert.equal(res.statusCode, status, res.body);
-  const body = res.json() as { code: number; message: string; details: unknown[] };
-  assert.equal(body.code, code);
-  assert.ok(Array.isArray(body.details));
-  if (pattern) assert.match(body.message, pattern);
-}
 
 describe('storefront product-data and pricing polls', () => {
   const clock = manualClock(START);

@@ -7,21 +7,9 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { adminHeaders } from '../helpers/admin.js';
 import { bearer, installAndExchange, seedAccount, type InstalledApp, type SeededAccount } from '../helpers/fixtures.js';
 import { createListingViaAdmin, sampleListing } from '../helpers/listings.js';
+import { assertV2Error } from '../helpers/v2.js';
 
-interface V2ErrorBody {
-  code: number;
-  message: string;
-  details: { fieldViolations?: { field: string }[] }[];
-}
 
-function assertV2Error(res: LightMyRequestResponse, status: number, code: number, pattern?: RegExp): V2ErrorBody {
-  assert.equal(res.statusCode, status, res.body);
-  const body = res.json() as V2ErrorBody;
-  assert.equal(body.code, code);
-  assert.ok(Array.isArray(body.details));
-  if (pattern) assert.match(body.message, pattern);
-  return body;
-}
 
 const SUBMISSION = '/v2/storefront/listing/submission';
 

@@ -1,27 +1,14 @@
 import assert from 'node:assert/strict';
-import type { LightMyRequestResponse } from 'fastify';
 import { after, before, describe, it } from 'node:test';
 import { MAX_PRODUCT_TYPES_PER_STOREFRONT, MAX_SPECS_PER_PRODUCT_TYPE } from '../../src/domain/listings/taxonomy.js';
 import { manualClock } from '../../src/lib/clock.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, installAndExchange, seedAccount, type InstalledApp, type SeededAccount } from '../helpers/fixtures.js';
+import { assertV2Error, violationFields } from '../helpers/v2.js';
 
-interface V2ErrorBody {
-  code: number;
-  message: string;
-  details: { '@type': string; fieldViolations?: { field: string; description: string }[] }[];
-}
 
-function assertV2Error(res: LightMyRequestResponse, status: number, code: number, pattern?: RegExp): V2ErrorBody {
-  assert.equal(res.statusCode, status, res.body);
-  const body = res.json() as V2ErrorBody;
-  assert.equal(body.code, code);
-  assert.ok(Array.isArray(body.details));
-  if (pattern) assert.match(body.message, pattern);
-  return body;
-}
 
-const fields = (body: V2ErrorBody) => body.details.flatMap((d) => d.fieldViolations ?? []).map((v) => v.field);
+const fields = violationFields;
 
 const PT = '/v2/storefront/taxonomy/product_type';
 const SPEC = '/v2/storefront/taxonomy/attribute_spec';

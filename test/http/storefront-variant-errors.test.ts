@@ -7,21 +7,12 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { adminHeaders, assertV1Error } from '../helpers/admin.js';
 import { bearer, installAndExchange, seedAccount, type InstalledApp, type SeededAccount } from '../helpers/fixtures.js';
 import { createListingViaAdmin, sampleListing } from '../helpers/listings.js';
+import { assertV2Error, violationFields } from '../helpers/v2.js';
 
-interface V2ErrorBody {
-  code: number;
-  message: string;
-  details: { fieldViolations?: { field: string }[] }[];
-}
 
-function assertV2Error(res: LightMyRequestResponse, status: number, code: number, pattern?: RegExp): string[] {
-  assert.equal(res.statusCode, status, res.body);
-  const body = res.json() as V2ErrorBody;
-  assert.equal(body.code, code);
-  assert.ok(Array.isArray(body.details));
-  if (pattern) assert.match(body.message, pattern);
-  return body.details.flatMap((d) => d.fieldViolations ?? []).map((v) => v.field);
-}
+/** A v2 error whose fields are asserted by the caller. */
+const assertV2ErrorFields = (res: LightMyRequestResponse, status: number, code: number, pattern?: RegExp): string[] =>
+  violationFields(assertV2Error(res, status, code, pattern));
 
 interface ErrorEntry {
   submissionType: string;
@@ -143,7 +134,7 @@ describe('v2 storefront variant errors, channel id and status', () => {
         [{ submissionType: 'keep', errors: [{ attributeIds: 'title' }] }, 'errors'],
       ];
       for (const [payload, name] of cases) {
-        const fields = assertV2Error(await post('VE-B', 'errors', payload), 400, 3);
+        const fields = assertV2ErrorFields(await post('VE-B', 'errors', payload), 400, 3);
         assert.ok(fields.some((f) => f.startsWith(name)), `${JSON.stringify(fields)} should name ${name}`);
       }
       assert.match(JSON.stringify((await post('VE-B', 'errors', cases[0]![0])).json()), /required when type is TYPE_OTHER/);
@@ -155,12 +146,12 @@ describe('v2 storefront variant errors, channel id and status', () => {
       const foreign = await createListingViaAdmin(t, other, sampleListing('VEX-GROUP', ['VEX-A']));
       const before = await errorRows();
       const payload = { submissionType: 'p', errors: [{ type: 'TYPE_MISSING_VALUE' }] };
-      assertV2Error(await post('NOPE', 'errors', payload), 404, 5);
-      assertV2Error(await post('VE-GROUP', 'errors', payload), 404, 5);
-      assertV2Error(await post('VE2-A', 'errors', payload), 404, 5);
-      assertV2Error(await post('VEX-A', 'errors', payload), 404, 5);
-      assertV2Error(await post('VE-A', 'errors', payload, seed.sellerToken), 403, 7);
-      assertV2Error(await post('VE-A', 'errors', payload, other.channel.token), 404, 5);
+      assertV2ErrorFields(await post('NOPE', 'errors', payload), 404, 5);
+      assertV2ErrorFields(await post('VE-GROUP', 'errors', payload), 404, 5);
+      assertV2ErrorFields(await post('VE2-A', 'errors', payload), 404, 5);
+      assertV2ErrorFields(await post('VEX-A', 'errors', payload), 404, 5);
+      assertV2ErrorFields(await post('VE-A', 'errors', payload, seed.sellerToken), 403, 7);
+      assertV2ErrorFields(await post('VE-A', 'errors', payload, other.channel.token), 404, 5);
       assert.deepEqual(await errorRows(), before);
       empty(await post('VE2-A', 'errors', payload, shop2.token));
       assert.equal((await report(theirs.id))[0]!.errors.length, 1);
@@ -205,11 +196,11 @@ describe('v2 storefront variant errors, channel id and status', () => {
     it('answers 404 for an unknown or foreign sku, 400 for a non-string id, and changes nothing', async () => {
       await createListingViaAdmin(t, seed, sampleListing('CH2-GROUP', ['CH2-A']), shop2.installationId);
       const before = await t.deps.db.db.selectFrom('listing_variants').select(['id', 'channel_id']).orderBy('id').execute();
-      assertV2Error(await post('NOPE', 'channel_id', { channelId: 'X' }), 404, 5);
-      assertV2Error(await post('CH2-A', 'channel_id', { channelId: 'X' }), 404, 5);
-      assertV2Error(await post('VE-A', 'channel_id', { channelId: 'X' }, other.channel.token), 404, 5);
-      assertV2Error(await post('VE-A', 'channel_id', { channelId: 'X' }, seed.sellerToken), 403, 7);
-      assertV2Error(await post('VE-A', 'channel_id', { channelId: 12 }), 400, 3);
+      assertV2ErrorFields(await post('NOPE', 'channel_id', { channelId: 'X' }), 404, 5);
+      assertV2ErrorFields(await post('CH2-A', 'channel_id', { channelId: 'X' }), 404, 5);
+      assertV2ErrorFields(await post('VE-A', 'channel_id', { channelId: 'X' }, other.channel.token), 404, 5);
+      assertV2ErrorFields(await post('VE-A', 'channel_id', { channelId: 'X' }, seed.sellerToken), 403, 7);
+      assertV2ErrorFields(await post('VE-A', 'channel_id', { channelId: 12 }), 400, 3);
       assert.deepEqual(await t.deps.db.db.selectFrom('listing_variants').select(['id', 'channel_id']).orderBy('id').execute(), before);
     });
   });
@@ -264,13 +255,13 @@ describe('v2 storefront variant errors, channel id and status', () => {
       const l = await createListingViaAdmin(t, seed, sampleListing('ST2-GROUP', ['ST2-A']));
       empty(await post('ST2-A', 'status', { status: 'STANDARD_STATUS_PUBLISHED' }));
       const before = await variantOf(l.id, 'ST2-A');
-      assert.deepEqual(assertV2Error(await post('ST2-A', 'status', { status: 'PUBLISHED' }), 400, 3), ['status']);
-      assert.deepEqual(assertV2Error(await post('ST2-A', 'status', { status: 5 }), 400, 3), ['status']);
-      assertV2Error(await post('ST2-A', 'status', { status: 1, buyable: 'yes' }), 400, 3);
-      assertV2Error(await post('NOPE', 'status', { status: 1 }), 404, 5);
-      assertV2Error(await post('ST2-A', 'status', { status: 2 }, shop2.token), 404, 5);
-      assertV2Error(await post('ST2-A', 'status', { status: 2 }, other.channel.token), 404, 5);
-      assertV2Error(await post('ST2-A', 'status', { status: 2 }, seed.sellerToken), 403, 7);
+      assert.deepEqual(assertV2ErrorFields(await post('ST2-A', 'status', { status: 'PUBLISHED' }), 400, 3), ['status']);
+      assert.deepEqual(assertV2ErrorFields(await post('ST2-A', 'status', { status: 5 }), 400, 3), ['status']);
+      assertV2ErrorFields(await post('ST2-A', 'status', { status: 1, buyable: 'yes' }), 400, 3);
+      assertV2ErrorFields(await post('NOPE', 'status', { status: 1 }), 404, 5);
+      assertV2ErrorFields(await post('ST2-A', 'status', { status: 2 }, shop2.token), 404, 5);
+      assertV2ErrorFields(await post('ST2-A', 'status', { status: 2 }, other.channel.token), 404, 5);
+      assertV2ErrorFields(await post('ST2-A', 'status', { status: 2 }, seed.sellerToken), 403, 7);
       assert.deepEqual(await variantOf(l.id, 'ST2-A'), before);
     });
   });

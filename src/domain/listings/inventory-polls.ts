@@ -1,6 +1,7 @@
 import type { Db } from '../../db/tx.js';
 import type { VariantView } from './model.js';
 import { loadVariantViews } from './view.js';
+import type { PollFilter, PollPosition } from './poll.js';
 
 /**
  * The inventory polls of a storefront (document 4.7, resolutions §4): its variants with inventory enabled
@@ -11,18 +12,6 @@ import { loadVariantViews } from './view.js';
 
 export const INVENTORY_POLL_PAGE_SIZE = 100;
 
-export interface InventoryPollFilter {
-  storefrontId: number;
-  /** Exclusive lower bound on the inventory change; null = from the beginning. */
-  since: Date | null;
-  /** Keyset position after which the page starts (from the cursor). */
-  after: InventoryPollPosition | null;
-}
-
-export interface InventoryPollPosition {
-  updatedAt: string;
-  id: number;
-}
 
 interface PolledVariant {
   id: number;
@@ -34,8 +23,8 @@ interface PolledVariant {
 async function inventoryUpdatedPage(
   db: Db,
   accountId: number,
-  filter: InventoryPollFilter,
-): Promise<{ rows: PolledVariant[]; next: InventoryPollPosition | null }> {
+  filter: PollFilter,
+): Promise<{ rows: PolledVariant[]; next: PollPosition | null }> {
   let query = db
     .selectFrom('listing_variants')
     .select(['id', 'sku', 'listing_id', 'inventory_updated_at'])
@@ -44,7 +33,7 @@ async function inventoryUpdatedPage(
     .where('inventory_enabled', '=', 1);
   if (filter.since) query = query.where('inventory_updated_at', '>', filter.since.toISOString());
   const after = filter.after;
-  if (after) query = query.where((eb) => eb(eb.refTuple('inventory_updated_at', 'id'), '>', eb.tuple(after.updatedAt, after.id)));
+  if (after) query = query.where((eb) => eb(eb.refTuple('inventory_updated_at', 'id'), '>', eb.tuple(after.ts, after.id)));
   const rows = await query
     .orderBy('inventory_updated_at')
     .orderBy('id')
@@ -54,7 +43,7 @@ async function inventoryUpdatedPage(
   const last = page[page.length - 1];
   return {
     rows: page.map((r) => ({ id: Number(r.id), sku: r.sku, listingId: r.listing_id === null ? null : Number(r.listing_id) })),
-    next: rows.length > INVENTORY_POLL_PAGE_SIZE && last ? { updatedAt: last.inventory_updated_at, id: Number(last.id) } : null,
+    next: rows.length > INVENTORY_POLL_PAGE_SIZE && last ? { ts: last.inventory_updated_at, id: Number(last.id) } : null,
   };
 }
 
@@ -62,8 +51,8 @@ async function inventoryUpdatedPage(
 export async function listInventoryUpdatedVariants(
   db: Db,
   accountId: number,
-  filter: InventoryPollFilter,
-): Promise<{ variants: VariantView[]; next: InventoryPollPosition | null }> {
+  filter: PollFilter,
+): Promise<{ variants: VariantView[]; next: PollPosition | null }> {
   const page = await inventoryUpdatedPage(db, accountId, filter);
   const variants = page.rows.length === 0 ? [] : await loadVariantViews(db, accountId, page.rows.map((r) => r.id), { forPoll: true });
   return { variants, next: page.next };
@@ -86,8 +75,8 @@ export function driftListingOf(row: { sku: string; listingId: number | null }): 
 export async function listInventoryUpdatedSkus(
   db: Db,
   accountId: number,
-  filter: InventoryPollFilter,
-): Promise<{ skus: string[]; driftListings: DriftListing[]; next: InventoryPollPosition | null }> {
+  filter: PollFilter,
+): Promise<{ skus: string[]; driftListings: DriftListing[]; next: PollPosition | null }> {
   const page = await inventoryUpdatedPage(db, accountId, filter);
   return { skus: page.rows.map((r) => r.sku), driftListings: page.rows.map(driftListingOf), next: page.next };
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/tx.js';
 import type { ListingView, VariantView } from './model.js';
 import { loadListingViews, loadVariantViews } from './view.js';
+import type { PollFilter, PollPosition } from './poll.js';
 
 /**
  * The product-data and pricing polls of a storefront (document 4.7, resolutions §4), keyset-paged on
@@ -23,18 +24,6 @@ import { loadListingViews, loadVariantViews } from './view.js';
 export const PRODUCT_POLL_PAGE_SIZE = 25;
 export const PRICING_POLL_PAGE_SIZE = 100;
 
-/** Keyset position: the last row of a page; the next page starts strictly after it. */
-export interface PollPosition {
-  ts: string;
-  id: number;
-}
-
-export interface PollFilter {
-  storefrontId: number;
-  /** Exclusive lower bound on the change timestamp; null = from the beginning. */
-  since: Date | null;
-  after: PollPosition | null;
-}
 
 export type ProductPollKind = 'updated' | 'new';
 

@@ -5,7 +5,7 @@ import { listInventoryUpdatedSkus } from '../../../../domain/listings/inventory-
 import { principalOf } from '../../../plugins/auth.js';
 import { v2Responses } from '../../../schemas/common.js';
 import { STOREFRONT_ROUTE_CONFIG, TAGS } from '../route-config.js';
-import { InventoryPollQuery, inventoryPollCursor, inventoryPollFilter } from './list-inventory-updated.js';
+import { pollCursor, pollFilter, PollQuery } from './poll-params.js';
 import { DriftListingV2 } from './list-drift.js';
 
 const CURSOR_ROUTE = 'GET /v2/storefront/listing/variant/inventory/updated/skus';
@@ -23,7 +23,7 @@ export function registerListInventoryUpdatedSkus(app: App, deps: Deps) {
           'GET /v2/storefront/listing/variant/inventory/updated, as SKUs only. `driftListings` has the same ' +
           'length and order as `skus` and names each SKU\'s listing (the service\'s listing id; "" for a variant ' +
           'whose listing was deleted while it stays live on the channel).',
-        querystring: InventoryPollQuery,
+        querystring: PollQuery,
         response: v2Responses(
           {
             200: Type.Object({
@@ -39,9 +39,9 @@ export function registerListInventoryUpdatedSkus(app: App, deps: Deps) {
     async (request) => {
       const principal = principalOf(request);
       const storefrontId = principal.storefrontId!;
-      const filter = inventoryPollFilter(deps, CURSOR_ROUTE, storefrontId, request.query as Record<string, unknown>);
+      const filter = pollFilter(deps, CURSOR_ROUTE, storefrontId, request.query as Record<string, unknown>);
       const page = await listInventoryUpdatedSkus(deps.db.db, principal.accountId, filter);
-      return { skus: page.skus, nextPageCursor: inventoryPollCursor(deps, CURSOR_ROUTE, storefrontId, page.next), driftListings: page.driftListings };
+      return { skus: page.skus, nextPageCursor: pollCursor(deps, CURSOR_ROUTE, storefrontId, page.next), driftListings: page.driftListings };
     },
   );
 }

@@ -4,7 +4,8 @@ import { listProductDataPoll } from '../../../../domain/listings/product-polls.j
 import { principalOf } from '../../../plugins/auth.js';
 import { v2Responses } from '../../../schemas/common.js';
 import { STOREFRONT_ROUTE_CONFIG, TAGS } from '../route-config.js';
-import { ListingPage, pollCursor, pollFilter, PollQuery } from './list-product-data-updated.js';
+import { ListingPage } from './list-product-data-updated.js';
+import { pollCursor, pollFilter, PollQuery } from './poll-params.js';
 
 const PATH = '/v2/storefront/listing/new';
 const CURSOR_ROUTE = `GET ${PATH}`;

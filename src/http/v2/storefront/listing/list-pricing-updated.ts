@@ -6,7 +6,7 @@ import { principalOf } from '../../../plugins/auth.js';
 import { v2Responses } from '../../../schemas/common.js';
 import { VariantV2 } from '../../../schemas/listings.js';
 import { STOREFRONT_ROUTE_CONFIG, TAGS } from '../route-config.js';
-import { pollCursor, pollFilter, PollQuery } from './list-product-data-updated.js';
+import { pollCursor, pollFilter, PollQuery } from './poll-params.js';
 
 const PATH = '/v2/storefront/listing/variant/pricing/updated';
 const CURSOR_ROUTE = `GET ${PATH}`;

@@ -1,49 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../../types.js';
 import type { Deps } from '../../../../deps.js';
-import { listProductDataPoll, type PollFilter, type PollPosition } from '../../../../domain/listings/product-polls.js';
+import { listProductDataPoll } from '../../../../domain/listings/product-polls.js';
 import { principalOf } from '../../../plugins/auth.js';
-import { decodeV2Cursor, encodeCursor } from '../../../pagination.js';
-import { optionalTimestampParam, v2Query } from '../../../params.js';
 import { v2Responses } from '../../../schemas/common.js';
 import { ListingV2 } from '../../../schemas/listings.js';
 import { STOREFRONT_ROUTE_CONFIG, TAGS } from '../route-config.js';
-
-/** Shared by the product-data and pricing polls (each binds its cursor to its own route). */
-export const PollQuery = Type.Object(
-  {
-    since: Type.Optional(Type.String({ description: 'RFC 3339 with a time zone; exclusive lower bound on the change' })),
-    cursor: Type.Optional(Type.String({ description: 'nextPageCursor of the previous page; empty or absent for the first page' })),
-  },
-  { additionalProperties: true },
-);
-
-/** Cursor payload: keyset position and the storefront it was issued to (another's is invalid). */
-interface CursorState {
-  t: string;
-  i: number;
-  s: number;
-}
-
-function isCursorState(v: unknown): v is CursorState {
-  const c = v as CursorState | null;
-  return typeof c === 'object' && c !== null && typeof c.t === 'string' && Number.isSafeInteger(c.i) && Number.isSafeInteger(c.s);
-}
-
-/** Reads `since` and `cursor` of a poll: 400 for a timestamp without zone or an unreadable or foreign cursor. */
-export function pollFilter(deps: Deps, route: string, storefrontId: number, query: Record<string, unknown>): PollFilter {
-  const isOwn = (v: unknown): v is CursorState => isCursorState(v) && v.s === storefrontId;
-  const cursor = decodeV2Cursor(deps.signer, route, query.cursor as string | undefined, isOwn);
-  return {
-    storefrontId,
-    since: optionalTimestampParam('since', v2Query(query, 'since') as string | undefined),
-    after: cursor ? { ts: cursor.t, id: cursor.i } : null,
-  };
-}
-
-export function pollCursor(deps: Deps, route: string, storefrontId: number, next: PollPosition | null): string {
-  return next ? encodeCursor(deps.signer, route, { t: next.ts, i: next.id, s: storefrontId } satisfies CursorState) : '';
-}
+import { pollCursor, pollFilter, PollQuery } from './poll-params.js';
 
 export const ListingPage = Type.Object({
   listings: Type.Array(ListingV2),
