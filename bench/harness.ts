@@ -1,3 +1,5 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { withTx } from '../src/db/tx.js';
 import type { Deps } from '../src/deps.js';
 import { registerApp } from '../src/domain/accounts/apps.js';
@@ -118,4 +120,21 @@ export function mergeSection(previous: string, section: string, heading: string,
   const endRel = notes >= 0 ? notes : nextHeading;
   const end = endRel >= 0 ? start + 1 + endRel : previous.length;
   return `${previous.slice(0, start)}${section}\n${previous.slice(end)}`;
+}
+
+/** Prints a generated section and merges it into BENCH_OUTPUT (default bench/RESULTS.md; "-" prints only). */
+export function writeSection(text: string, defaultOutput: string, heading: string, notesHeading: string): void {
+  process.stdout.write(`\n${text}`);
+  const output = process.env.BENCH_OUTPUT ?? defaultOutput;
+  if (output === '-') return;
+  writeFileSync(output, mergeSection(existsSync(output) ? readFileSync(output, 'utf8') : '', text, heading, notesHeading));
+  process.stdout.write(`\nwritten to ${path.relative(process.cwd(), output)}\n`);
+}
+
+/** Runs a benchmark's main and exits non-zero with the stack when it fails. */
+export function runMain(main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
 }

@@ -21,7 +21,7 @@
  * default all), BENCH_OUTPUT (default bench/RESULTS.md, where the "## Listings benchmark" section is replaced
  * and everything else kept; "-" prints only).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,7 +36,7 @@ import { createAccount } from '../src/domain/accounts/accounts.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import { newVersionId } from '../src/domain/listings/attributes.js';
 import { envInt, machineLines, median } from './common.js';
-import { chunks, expectOk, installPartner, mergeSection, resultRows, runScenarios, type Scenario as HarnessScenario } from './harness.js';
+import { chunks, expectOk, installPartner, resultRows, runMain, runScenarios, type Scenario as HarnessScenario, writeSection } from './harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -243,13 +243,7 @@ async function main() {
         '',
       );
     }
-    const text = lines.join('\n');
-    process.stdout.write(`\n${text}`);
-    const output = process.env.BENCH_OUTPUT ?? path.join(here, 'RESULTS.md');
-    if (output !== '-') {
-      writeFileSync(output, mergeSection(existsSync(output) ? readFileSync(output, 'utf8') : '', text, 'Listings benchmark', 'Listings notes'));
-      process.stdout.write(`\nwritten to ${path.relative(process.cwd(), output)}\n`);
-    }
+    writeSection(lines.join('\n'), path.join(here, 'RESULTS.md'), 'Listings benchmark', 'Listings notes');
   } finally {
     await app?.close();
     await closeDeps(deps);
@@ -257,7 +251,4 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runMain(main);

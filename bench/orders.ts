@@ -22,7 +22,7 @@
  * BENCH_SCENARIOS (comma list of the names above, default all), BENCH_OUTPUT (default bench/RESULTS.md,
  * where the "## Orders benchmark" section is replaced and everything else kept; "-" prints only).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +37,7 @@ import { SCOPES } from '../src/domain/accounts/principal.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import { oneYearBefore } from '../src/domain/orders/list-orders.js';
 import { envInt, machineLines } from './common.js';
-import { chunks, expectOk, installPartner, mergeSection, resultRows, runScenarios, type Scenario as HarnessScenario } from './harness.js';
+import { chunks, expectOk, installPartner, resultRows, runMain, runScenarios, type Scenario as HarnessScenario, writeSection } from './harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -369,13 +369,7 @@ async function main() {
       }
     }
 
-    const text = lines.join('\n');
-    process.stdout.write(`\n${text}`);
-    const output = process.env.BENCH_OUTPUT ?? path.join(here, 'RESULTS.md');
-    if (output !== '-') {
-      writeFileSync(output, mergeSection(existsSync(output) ? readFileSync(output, 'utf8') : '', text, 'Orders benchmark', 'Orders notes'));
-      process.stdout.write(`\nwritten to ${path.relative(process.cwd(), output)}\n`);
-    }
+    writeSection(lines.join('\n'), path.join(here, 'RESULTS.md'), 'Orders benchmark', 'Orders notes');
   } finally {
     await app?.close();
     await closeDeps(deps);
@@ -383,7 +377,4 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runMain(main);

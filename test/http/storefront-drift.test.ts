@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { manualClock } from '../../src/lib/clock.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, installAndExchange, seedAccount, type InstalledApp, type SeededAccount } from '../helpers/fixtures.js';
-import { adminHeaders, createListingViaAdmin, listingWithVariants } from '../helpers/listings.js';
+import { adminHeaders, createListingViaAdmin, listingWithVariants, variantRow } from '../helpers/listings.js';
 import { stock } from './v1-sales-orders-helpers.js';
 import { assertV2Error } from '../helpers/v2.js';
 
@@ -278,40 +278,11 @@ describe('storefront inventory drift cap', () => {
       const values = batch.map((i) => {
         // 7919 is prime to 1003, so this is a permutation; halving it ties pairs.
         const intended = new Date(T0 + Math.floor(((i * 7919) % COUNT) / 2) * 1000).toISOString();
-        return {
-          account_id: accountId,
-          storefront_id: storefrontId,
-          listing_id: Number(listing.id),
-          product_id: productId.get(skuOf(i))!,
-          sku: skuOf(i),
-          position: i,
-          channel_id: `CH-${i}`,
-          settings: '{}',
-          product_data_enabled: 1,
-          product_data_updated_at: iso,
-          identifiers_updated_at: iso,
-          logistics_updated_at: iso,
-          pricing_updated_at: iso,
-          pricing_sales: '[]',
-          inventory_enabled: 1,
-          merchant_quantity: 0,
-          storefront_quantity: 0,
-          warehouse_quantities: '[]',
-          inventory_updated_at: intended,
-          intended_changed_at: intended,
-          last_sent_quantity: null,
-          last_sent_at: null,
-          last_failed_at: null,
-          drifting: 1,
-          status: '',
-          channel_status: '',
-          listing_url: '',
-          buyable: 0,
-          channel_listing_id: '',
-          status_updated_at: null,
-          created_at: iso,
-          updated_at: iso,
-        };
+        return variantRow(
+          { account_id: accountId, storefront_id: storefrontId, listing_id: Number(listing.id), product_id: productId.get(skuOf(i))!, sku: skuOf(i) },
+          iso,
+          { position: i, channel_id: `CH-${i}`, inventory_updated_at: intended, intended_changed_at: intended },
+        );
       });
       const inserted = await db.insertInto('listing_variants').values(values).returning(['id', 'sku', 'intended_changed_at']).execute();
       rows.push(...inserted.map((r) => ({ sku: r.sku, id: Number(r.id), intended: r.intended_changed_at })));

@@ -6,6 +6,7 @@ import { applyStockChange } from '../../src/domain/inventory/stock.js';
 import { refreshVariantStock, stockSnapshot } from '../../src/domain/inventory/variant-stock-sync.js';
 import { productHasVariants, recordVariantStock, warehouseQuantitiesJson } from '../../src/domain/listings/variant-stock.js';
 import { createTestDatabase } from '../helpers/app.js';
+import { variantRow } from '../helpers/listings.js';
 
 describe('stockSnapshot (pure)', () => {
   it('sums merchant and channel-fulfilled warehouses apart and lists merchant warehouses by id', () => {
@@ -79,40 +80,7 @@ describe('recordVariantStock and refreshVariantStock (database)', () => {
   async function variant(productId: number, sku: string, storefront = storefrontId): Promise<number> {
     const row = await db()
       .insertInto('listing_variants')
-      .values({
-        account_id: accountId,
-        storefront_id: storefront,
-        listing_id: null,
-        product_id: productId,
-        sku,
-        position: 0,
-        channel_id: '',
-        settings: '{}',
-        product_data_enabled: 1,
-        product_data_updated_at: T0,
-        identifiers_updated_at: T0,
-        logistics_updated_at: T0,
-        pricing_updated_at: T0,
-        pricing_sales: '[]',
-        inventory_enabled: 1,
-        merchant_quantity: 0,
-        storefront_quantity: 0,
-        warehouse_quantities: '[]',
-        inventory_updated_at: T0,
-        intended_changed_at: T0,
-        last_sent_quantity: null,
-        last_sent_at: null,
-        last_failed_at: null,
-        drifting: 1,
-        status: '',
-        channel_status: '',
-        listing_url: '',
-        buyable: 0,
-        channel_listing_id: '',
-        status_updated_at: null,
-        created_at: T0,
-        updated_at: T0,
-      })
+      .values(variantRow({ account_id: accountId, storefront_id: storefront, listing_id: null, product_id: productId, sku }, T0))
       .returning('id')
       .executeTakeFirstOrThrow();
     return Number(row.id);
