@@ -35,6 +35,7 @@ import { closeDeps, createDeps } from '../src/deps.js';
 import { createAccount } from '../src/domain/accounts/accounts.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import { newVersionId } from '../src/domain/listings/attributes.js';
+import { newVariantRow } from '../src/domain/listings/write.js';
 import { envInt, machineLines, median } from './common.js';
 import { chunks, expectOk, installPartner, resultRows, runMain, runScenarios, type Scenario as HarnessScenario, writeSection } from './harness.js';
 
@@ -103,14 +104,19 @@ async function seedListings(db: Db, accountId: number, storefrontId: number, mai
         const iso = listingRows[j]!.poll_updated_at;
         const qty = stock(i, k);
         const drifting = variantNumber++ < DRIFTING;
-        variants.push({
-          account_id: accountId, storefront_id: storefrontId, listing_id: listingIds[j]!, product_id: productId, sku: `LST-${i}-${k}`, position: k,
-          channel_id: `CH-${i}-${k}`, settings: '{}', product_data_enabled: 1, product_data_updated_at: iso, identifiers_updated_at: iso, logistics_updated_at: iso,
-          pricing_updated_at: iso, pricing_sales: '[]', inventory_enabled: 1, merchant_quantity: qty, storefront_quantity: 0,
-          warehouse_quantities: JSON.stringify([{ warehouseId: mainId, quantity: qty }]), inventory_updated_at: iso, intended_changed_at: iso,
-          last_sent_quantity: drifting ? qty + 1 : qty, last_sent_at: iso, last_failed_at: null, drifting: drifting ? 1 : 0,
-          status: 'STANDARD_STATUS_PUBLISHED', channel_status: '', listing_url: '', buyable: 1, channel_listing_id: '', status_updated_at: null, created_at: iso, updated_at: iso,
-        });
+        variants.push(
+          newVariantRow({ account_id: accountId, storefront_id: storefrontId, listing_id: listingIds[j]!, product_id: productId, sku: `LST-${i}-${k}` }, iso, {
+            position: k,
+            channel_id: `CH-${i}-${k}`,
+            merchant_quantity: qty,
+            warehouse_quantities: JSON.stringify([{ warehouseId: String(mainId), quantity: qty }]),
+            last_sent_quantity: drifting ? qty + 1 : qty,
+            last_sent_at: iso,
+            drifting: drifting ? 1 : 0,
+            status: 'STANDARD_STATUS_PUBLISHED',
+            buyable: 1,
+          }),
+        );
       });
       const variantIds: number[] = [];
       for (const rows of chunks(variants, ROWS_PER_INSERT)) variantIds.push(...(await tx.insertInto('listing_variants').values(rows).returning('id').execute()).map((r) => r.id));

@@ -1,6 +1,5 @@
-import type { Insertable } from 'kysely';
-import type { Database } from '../../src/db/schema.js';
 import type { ListingView } from '../../src/domain/listings/model.js';
+import { newVariantRow } from '../../src/domain/listings/write.js';
 import { adminHeaders } from './admin.js';
 import type { TestApp } from './app.js';
 import type { SeededAccount } from './fixtures.js';
@@ -72,46 +71,5 @@ export async function patchListingViaAdmin(t: TestApp, seeded: SeededAccount, li
   return res.json() as ListingView;
 }
 
-type VariantRow = Insertable<Database['listing_variants']>;
-
-/**
- * A listing_variants row for tests that need more variants than the admin route makes quickly: what a new
- * variant of the listing routes holds (no stock, never sent, drifting), with every timestamp at `at`.
- */
-export function variantRow(
-  base: Pick<VariantRow, 'account_id' | 'storefront_id' | 'listing_id' | 'product_id' | 'sku'>,
-  at: string,
-  overrides: Partial<VariantRow> = {},
-): VariantRow {
-  return {
-    ...base,
-    position: 0,
-    channel_id: '',
-    settings: '{}',
-    product_data_enabled: 1,
-    product_data_updated_at: at,
-    identifiers_updated_at: at,
-    logistics_updated_at: at,
-    pricing_updated_at: at,
-    pricing_sales: '[]',
-    inventory_enabled: 1,
-    merchant_quantity: 0,
-    storefront_quantity: 0,
-    warehouse_quantities: '[]',
-    inventory_updated_at: at,
-    intended_changed_at: at,
-    last_sent_quantity: null,
-    last_sent_at: null,
-    last_failed_at: null,
-    drifting: 1,
-    status: '',
-    channel_status: '',
-    listing_url: '',
-    buyable: 0,
-    channel_listing_id: '',
-    status_updated_at: null,
-    created_at: at,
-    updated_at: at,
-    ...overrides,
-  };
-}
+/** A listing_variants row for tests that seed more variants than the admin route makes quickly. */
+export const variantRow = newVariantRow;

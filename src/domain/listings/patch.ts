@@ -3,7 +3,7 @@ import { notFound } from '../errors.js';
 import { writeAttributes, type AttributeOwner } from './attributes.js';
 import type { ListingPatch } from './listing-input.js';
 import type { AttributeGroupName, AttributeInput } from './model.js';
-import { insertVariants } from './write.js';
+import { insertVariants, syncHasChannelId } from './write.js';
 
 /**
  * The seller's edit of a listing (DESIGN.md PATCH /admin/…/listings/{id}). Each change moves exactly the
@@ -94,9 +94,6 @@ export async function patchListing(
     const added = await insertVariants(tx, accountId, listing.storefront_id, listingId, toAdd, position, now);
     newProductIds.push(...added.productIds);
     productDataChanged = true;
-    if (toAdd.some((v) => (v.channelId ?? '') !== '')) {
-      await tx.updateTable('listings').set({ has_channel_id: 1 }).where('account_id', '=', accountId).where('id', '=', listingId).execute();
-    }
   }
 
   for (const v of patch.variants ?? []) {
@@ -141,32 +138,15 @@ export async function patchListing(
     }
   }
 
-  if (productDataChanged || listingTouched || (patch.variants ?? []).some((v) => v.channelId !== undefined)) {
+  if (productDataChanged || listingTouched) {
     await tx
       .updateTable('listings')
-      .set((eb) => ({
-        updated_at: iso,
-        ...(productDataChanged ? { poll_updated_at: iso } : {}),
-        // has_channel_id follows the variants (a channel id set or cleared by this edit).
-        has_channel_id: eb
-          .case()
-          .when(
-            eb.exists(
-              eb
-                .selectFrom('listing_variants')
-                .select('id')
-                .where('account_id', '=', accountId)
-                .where('listing_id', '=', listingId)
-                .where('channel_id', '<>', ''),
-            ),
-          )
-          .then(1)
-          .else(0)
-          .end(),
-      }))
+      .set({ updated_at: iso, ...(productDataChanged ? { poll_updated_at: iso } : {}) })
       .where('account_id', '=', accountId)
       .where('id', '=', listingId)
       .execute();
   }
+  // has_channel_id follows the variants (a channel id set or cleared by this edit, or a variant added with one).
+  if ((patch.variants ?? []).some((v) => v.channelId !== undefined)) await syncHasChannelId(tx, accountId, listingId);
   return { newProductIds };
 }

@@ -2,6 +2,7 @@ import type { Tx } from '../../db/tx.js';
 import { invalidField, notFound } from '../errors.js';
 import { ERROR_SEVERITIES, ERROR_TYPES, MAX_CHANNEL_ERRORS, replaceVariantErrors, type ChannelErrorInput } from './channel-errors.js';
 import { findStorefrontVariant } from './view.js';
+import { syncHasChannelId } from './write.js';
 
 /**
  * What the channel says about a variant (resolutions §4): its channel id and its status on the channel.
@@ -19,34 +20,6 @@ export const STANDARD_STATUSES = [
 ] as const;
 export type StandardStatus = (typeof STANDARD_STATUSES)[number];
 
-/**
- * listings.has_channel_id = 1 while any variant of the listing has a channel id: one UPDATE with a
- * subquery, so concurrent writers cannot leave it stale from a read they made earlier.
- */
-export async function syncHasChannelId(tx: Tx, accountId: number, listingId: number): Promise<void> {
-  await tx
-    .updateTable('listings')
-    .set((eb) => ({
-      has_channel_id: eb
-        .case()
-        .when(
-          eb.exists(
-            eb
-              .selectFrom('listing_variants as v')
-              .select(eb.lit(1).as('one'))
-              .where('v.account_id', '=', accountId)
-              .whereRef('v.listing_id', '=', 'listings.id')
-              .where('v.channel_id', '<>', ''),
-          ),
-        )
-        .then(1)
-        .else(0)
-        .end(),
-    }))
-    .where('account_id', '=', accountId)
-    .where('id', '=', listingId)
-    .execute();
-}
 
 async function requireVariant(tx: Tx, accountId: number, storefrontId: number, sku: string) {
   const variant = await findStorefrontVariant(tx, accountId, storefrontId, sku);

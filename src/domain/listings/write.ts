@@ -1,3 +1,5 @@
+import type { Insertable } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import type { Tx } from '../../db/tx.js';
 import { isUniqueViolation } from '../../db/tx.js';
 import { findOrCreateProduct } from '../catalog/products.js';
@@ -35,6 +37,50 @@ async function assertSkusFree(tx: Tx, accountId: number, storefrontId: number, s
   }
 }
 
+type VariantRow = Insertable<Database['listing_variants']>;
+
+/**
+ * A new variant row: no stock yet (the inventory area fills the copy), never sent (so drifting), every
+ * timestamp at `at`, no channel status.
+ */
+export function newVariantRow(
+  base: Pick<VariantRow, 'account_id' | 'storefront_id' | 'listing_id' | 'product_id' | 'sku'>,
+  at: string,
+  overrides: Partial<VariantRow> = {},
+): VariantRow {
+  return {
+    ...base,
+    position: 0,
+    channel_id: '',
+    settings: '{}',
+    product_data_enabled: 1,
+    product_data_updated_at: at,
+    identifiers_updated_at: at,
+    logistics_updated_at: at,
+    pricing_updated_at: at,
+    pricing_sales: '[]',
+    inventory_enabled: 1,
+    merchant_quantity: 0,
+    storefront_quantity: 0,
+    warehouse_quantities: '[]',
+    inventory_updated_at: at,
+    intended_changed_at: at,
+    last_sent_quantity: null,
+    last_sent_at: null,
+    last_failed_at: null,
+    drifting: 1,
+    status: '',
+    channel_status: '',
+    listing_url: '',
+    buyable: 0,
+    channel_listing_id: '',
+    status_updated_at: null,
+    created_at: at,
+    updated_at: at,
+    ...overrides,
+  };
+}
+
 /** Inserts variants of a listing (their products created when the catalog has none) and their attributes. */
 export async function insertVariants(
   tx: Tx,
@@ -60,40 +106,16 @@ export async function insertVariants(
     try {
       inserted = await tx
         .insertInto('listing_variants')
-        .values({
-          account_id: accountId,
-          storefront_id: storefrontId,
-          listing_id: listingId,
-          product_id: product.id,
-          sku: v.sku,
-          position: firstPosition + index,
-          channel_id: v.channelId ?? '',
-          settings: JSON.stringify(v.settings ?? {}),
-          product_data_enabled: v.productData?.enabled === false ? 0 : 1,
-          product_data_updated_at: iso,
-          identifiers_updated_at: iso,
-          logistics_updated_at: iso,
-          pricing_updated_at: iso,
-          pricing_sales: JSON.stringify(v.pricing?.sales ?? []),
-          inventory_enabled: v.inventory?.enabled === false ? 0 : 1,
-          merchant_quantity: 0,
-          storefront_quantity: 0,
-          warehouse_quantities: '[]',
-          inventory_updated_at: iso,
-          intended_changed_at: iso,
-          last_sent_quantity: null,
-          last_sent_at: null,
-          last_failed_at: null,
-          drifting: 1,
-          status: '',
-          channel_status: '',
-          listing_url: '',
-          buyable: 0,
-          channel_listing_id: '',
-          status_updated_at: null,
-          created_at: iso,
-          updated_at: iso,
-        })
+        .values(
+          newVariantRow({ account_id: accountId, storefront_id: storefrontId, listing_id: listingId, product_id: product.id, sku: v.sku }, iso, {
+            position: firstPosition + index,
+            channel_id: v.channelId ?? '',
+            settings: JSON.stringify(v.settings ?? {}),
+            product_data_enabled: v.productData?.enabled === false ? 0 : 1,
+            pricing_sales: JSON.stringify(v.pricing?.sales ?? []),
+            inventory_enabled: v.inventory?.enabled === false ? 0 : 1,
+          }),
+        )
         .returning('id')
         .executeTakeFirstOrThrow();
     } catch (error) {
@@ -189,4 +211,33 @@ export async function deleteListing(tx: Tx, accountId: number, listingId: number
   await deleteAttributes(tx, accountId, 'L', [listingId]);
   await tx.deleteFrom('listings').where('account_id', '=', accountId).where('id', '=', listingId).execute();
   return { detachedSkus: live.map((v) => v.sku) };
+}
+
+/**
+ * listings.has_channel_id = 1 while any variant of the listing has a channel id: one UPDATE with a
+ * subquery, so concurrent writers cannot leave it stale from a read they made earlier.
+ */
+export async function syncHasChannelId(tx: Tx, accountId: number, listingId: number): Promise<void> {
+  await tx
+    .updateTable('listings')
+    .set((eb) => ({
+      has_channel_id: eb
+        .case()
+        .when(
+          eb.exists(
+            eb
+              .selectFrom('listing_variants as v')
+              .select(eb.lit(1).as('one'))
+              .where('v.account_id', '=', accountId)
+              .whereRef('v.listing_id', '=', 'listings.id')
+              .where('v.channel_id', '<>', ''),
+          ),
+        )
+        .then(1)
+        .else(0)
+        .end(),
+    }))
+    .where('account_id', '=', accountId)
+    .where('id', '=', listingId)
+    .execute();
 }
