@@ -219,3 +219,44 @@ describe('storefront order reads', () => {
     });
   });
 });
+
+describe('storefront shipped orders: packages per tracking number', () => {
+  const clock = manualClock(new Date('2026-11-21T12:00:00.000Z'));
+  let t: TestApp;
+  let seed: SeededAccount;
+  before(async () => {
+    t = await createTestApp({ clock });
+    seed = await seedAccount(t);
+    await stock(t, seed.sellerToken, 'A', seed.warehouses.main, 100);
+  });
+  after(async () => t.close());
+
+    it('shows one package per tracking number: packages recorded under one tracking number are merged', async () => {
+      clock.advance(1000);
+      const order = await createOrder(t, seed.channel.token, orderBody('BOX', [{ requestedSku: 'A', quantity: 3, channelLineItemId: 'BOX-L1' }]));
+      const lineItemId = order.products[0]!.lineItemId;
+      const shipPart = async (id: string, tracking: string, quantity: number) => {
+        clock.advance(1000);
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/v1/salesOrder/shipments',
+          headers: bearer(seed.sellerToken),
+          payload: { packages: [{ orderNumber: order.orderNumber, fulfillmentPackageId: id, warehouseId: seed.warehouses.main, carrier: 'UPS', tracking, service_level: 'Ground', products: [{ lineItemId, quantity }] }] },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+      };
+      await shipPart('BOX-1', '1Z-SAME', 1);
+      await shipPart('BOX-2', '1Z-SAME', 1);
+      await shipPart('BOX-3', '1Z-OTHER', 1);
+      const entry = ((await t.app.inject({ url: '/v2/storefront/orders/shipped', headers: bearer(seed.channel.token) })).json() as ShippedPage).orders.find((x) => x.orderNumber === order.orderNumber)!;
+      assert.deepEqual(
+        entry.packages.map((p) => [p.tracking, p.items.map((i) => [i.lineItemId, i.quantity])]),
+        [
+          ['1Z-SAME', [[lineItemId, '2']]],
+          ['1Z-OTHER', [[lineItemId, '1']]],
+        ],
+      );
+      const [first, second] = entry.packages;
+      assert.ok(Number(first!.packageId) < Number(second!.packageId));
+    });
+});

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/tx.js';
 import { packagesByOrder } from '../orders/packages.js';
+import { packagesByTrackingNumber, type ShippedPackage } from './shipped-packages.js';
 
 /**
  * GET /v2/storefront/orders/shipped (document 2.16, 4.7; resolutions §4): the storefront's own orders whose
@@ -30,14 +31,8 @@ export interface ShippedOrderV2 {
   marketplaceId: string;
   standardServiceLevel: string;
   lineItems: { lineItemId: string; channelLineItemId: string; sku: string; quantity: string; channelSku: string }[];
-  packages: {
-    packageId: string;
-    carrier: string;
-    serviceLevel: string;
-    tracking: string;
-    shippedTs: string;
-    items: { lineItemId: string; sku: string; quantity: string; channelSku: string }[];
-  }[];
+  /** One entry per tracking number (2.16). */
+  packages: ShippedPackage[];
 }
 
 export interface ShippedOrdersPage {
@@ -128,14 +123,7 @@ export async function listShippedOrders(db: Db, accountId: number, filter: Shipp
       marketplaceId: o.marketplace_id ?? '',
       standardServiceLevel: o.standard_service_level,
       lineItems: linesByOrder.get(id) ?? [],
-      packages: (packagesOf.get(id) ?? []).map((p) => ({
-        packageId: String(p.id),
-        carrier: p.carrier ?? '',
-        serviceLevel: p.serviceLevel ?? '',
-        tracking: p.tracking ?? '',
-        shippedTs: p.shippedTs,
-        items: p.items.map((i) => ({ lineItemId: String(i.lineId), sku: i.sku ?? '', quantity: String(i.quantity), channelSku: i.channelSku })),
-      })),
+      packages: packagesByTrackingNumber(packagesOf.get(id) ?? []),
     };
   });
   return { orders, next };

@@ -68,6 +68,11 @@ const ShippedOrder = Type.Object({
       shippedTs: Timestamp,
       items: Type.Array(Item),
     }),
+    {
+      description:
+        'one entry per tracking number: packages recorded under one tracking number are merged (first packageId, ' +
+        'earliest shippedTs, items summed per line); packages without a tracking number stay one entry each',
+    },
   ),
 });
 
