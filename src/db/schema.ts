@@ -612,6 +612,8 @@ export interface IngestionSessionsTable {
   auto_apply: number;
   /** The ingestion plan, JSON text; null until built. */
   plan: string | null;
+  /** plan.summary, JSON text (the session list reads it without parsing the plan). */
+  plan_summary: string | null;
   error: string | null;
   begun_at: string;
   ended_at: string | null;

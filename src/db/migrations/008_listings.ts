@@ -235,6 +235,8 @@ export async function up(db: Kysely<any>, { idType, idColumn }: MigrationContext
     .addColumn('received_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('auto_apply', 'integer', (c) => c.notNull())
     .addColumn('plan', 'text')
+    /** The plan's counts, JSON text, so listing sessions never parses whole plans. */
+    .addColumn('plan_summary', 'text')
     .addColumn('error', 'text')
     .addColumn('begun_at', 'text', (c) => c.notNull())
     .addColumn('ended_at', 'text')

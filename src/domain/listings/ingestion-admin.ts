@@ -32,8 +32,7 @@ export interface IngestionDetailView extends IngestionSummaryView {
   plan: IngestionPlan | null;
 }
 
-export function toIngestionDetail(row: IngestionSessionRow): IngestionDetailView {
-  const plan = row.plan === null ? null : (JSON.parse(row.plan) as IngestionPlan);
+function toIngestionSummary(row: Omit<IngestionSessionRow, 'plan'>): IngestionSummaryView {
   return {
     ingestionId: row.id,
     storefrontId: row.storefront_id,
@@ -43,15 +42,38 @@ export function toIngestionDetail(row: IngestionSessionRow): IngestionDetailView
     receivedCount: row.received_count,
     autoApplyIngestionPlan: row.auto_apply === 1,
     error: row.error,
-    summary: plan?.summary ?? null,
+    summary: row.plan_summary === null ? null : (JSON.parse(row.plan_summary) as PlanSummary),
     begunAt: row.begun_at,
     endedAt: row.ended_at,
     plannedAt: row.planned_at,
     appliedAt: row.applied_at,
     updatedAt: row.updated_at,
-    plan,
   };
 }
+
+export function toIngestionDetail(row: IngestionSessionRow): IngestionDetailView {
+  return { ...toIngestionSummary(row), plan: row.plan === null ? null : (JSON.parse(row.plan) as IngestionPlan) };
+}
+
+/** Every column but the plan itself. */
+const SUMMARY_COLUMNS = [
+  'id',
+  'account_id',
+  'storefront_id',
+  'status',
+  'open_key',
+  'expected_num_listings',
+  'actual_num_listings',
+  'received_count',
+  'auto_apply',
+  'plan_summary',
+  'error',
+  'begun_at',
+  'ended_at',
+  'planned_at',
+  'applied_at',
+  'updated_at',
+] as const;
 
 export async function getIngestion(db: Db, accountId: number, ingestionId: number): Promise<IngestionDetailView> {
   const row = await db.selectFrom('ingestion_sessions').selectAll().where('account_id', '=', accountId).where('id', '=', ingestionId).executeTakeFirst();
@@ -73,14 +95,11 @@ export async function listIngestions(
   const account = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
   if (!account) throw notFound(`account ${accountId} not found`);
   if (filter.storefrontId !== undefined) await requireStorefront(db, accountId, filter.storefrontId);
-  let query = db.selectFrom('ingestion_sessions').selectAll().where('account_id', '=', accountId);
+  let query = db.selectFrom('ingestion_sessions').select(SUMMARY_COLUMNS).where('account_id', '=', accountId);
   if (filter.storefrontId !== undefined) query = query.where('storefront_id', '=', filter.storefrontId);
   if (beforeId !== null) query = query.where('id', '<', beforeId);
   const rows = await query.orderBy('id', 'desc').limit(pageSize + 1).execute();
   const page = rows.slice(0, pageSize);
-  const ingestions = page.map((r) => {
-    const { plan: _plan, ...summary } = toIngestionDetail(r);
-    return summary;
-  });
+  const ingestions = page.map(toIngestionSummary);
   return { ingestions, nextBeforeId: rows.length > pageSize ? page[page.length - 1]!.id : null };
 }

@@ -40,7 +40,7 @@ export async function planSession(tx: Tx, accountId: number, sessionId: number, 
   const iso = now.toISOString();
   const updated = await tx
     .updateTable('ingestion_sessions')
-    .set({ status: 'PLANNED', plan: JSON.stringify(plan), planned_at: iso, updated_at: iso })
+    .set({ status: 'PLANNED', plan: JSON.stringify(plan), plan_summary: JSON.stringify(plan.summary), planned_at: iso, updated_at: iso })
     .where('account_id', '=', accountId)
     .where('id', '=', sessionId)
     .where('status', '=', 'PLANNING')
@@ -136,7 +136,7 @@ export async function applyIngestion(
   }
   await tx
     .updateTable('ingestion_sessions')
-    .set({ plan: JSON.stringify(plan) })
+    .set({ plan: JSON.stringify(plan), plan_summary: JSON.stringify(plan.summary) })
     .where('account_id', '=', accountId)
     .where('id', '=', sessionId)
     .execute();
