@@ -1,7 +1,6 @@
 import type { Db, Tx } from '../../db/tx.js';
 import { getAccount } from '../accounts/accounts.js';
-import { conflict, invalidArgument, invalidField, notFound } from '../errors.js';
-import { touchProductInventory } from '../orders/reservations.js';
+import { invalidArgument, invalidField, notFound } from '../errors.js';
 
 /**
  * Kits (DESIGN.md "Domain model"): a kit is a product with components, each a product and a quantity per
@@ -27,7 +26,7 @@ export interface KitRecipeEntry {
   quantity: number;
 }
 
-async function productIdOf(db: Db, accountId: number, sku: string): Promise<number> {
+export async function productIdOf(db: Db, accountId: number, sku: string): Promise<number> {
   await getAccount(db, accountId);
   const row = await db.selectFrom('products').select('id').where('account_id', '=', accountId).where('sku', '=', sku).executeTakeFirst();
   if (!row) throw notFound(`product ${sku} not found`);
@@ -92,74 +91,4 @@ export async function setKitComponents(tx: Tx, accountId: number, sku: string, c
       .execute();
   }
   return getKit(tx, accountId, sku);
-}
-
-export interface AssembledView {
-  sku: string;
-  warehouseId: number;
-  assembledQuantity: number;
-  onhandQuantity: number;
-  availableQuantity: number;
-  reservedQuantity: number;
-}
-
-/**
- * The seller's count of assembled kits in a warehouse. A kit's own stock row IS its assembled kits: the
- * count sets assembled_quantity and on-hand to `quantity` (available = on-hand − reserved), so routing
- * reserves assembled kits from the kit's own available stock like any SKU. A count below the kits open
- * orders already hold there is a 409 (cancel or ship those first); a product without components is a 400.
- */
-export async function setAssembledQuantity(
-  tx: Tx,
-  accountId: number,
-  sku: string,
-  warehouseId: number,
-  quantity: number,
-  now: Date,
-): Promise<AssembledView> {
-  const kitId = await productIdOf(tx, accountId, sku);
-  const warehouse = await tx.selectFrom('warehouses').select('id').where('account_id', '=', accountId).where('id', '=', warehouseId).executeTakeFirst();
-  if (!warehouse) throw notFound(`warehouse ${warehouseId} not found`);
-  if ((await kitRecipe(tx, accountId, kitId)).length === 0) throw invalidArgument(`${sku} is not a kit (it has no components)`);
-  const iso = now.toISOString();
-  await tx
-    .insertInto('inventory')
-    .values({
-      account_id: accountId,
-      product_id: kitId,
-      warehouse_id: warehouseId,
-      available_quantity: 0,
-      onhand_quantity: 0,
-      reserved_quantity: 0,
-      assembled_quantity: null,
-      bin_location: null,
-      observed_at: null,
-      updated_at: iso,
-    })
-    .onConflict((oc) => oc.columns(['account_id', 'product_id', 'warehouse_id']).doNothing())
-    .execute();
-  const row = await tx
-    .updateTable('inventory')
-    .set((eb) => ({
-      assembled_quantity: quantity,
-      onhand_quantity: quantity,
-      available_quantity: eb(eb.val(quantity), '-', eb.ref('reserved_quantity')),
-      updated_at: iso,
-    }))
-    .where('account_id', '=', accountId)
-    .where('product_id', '=', kitId)
-    .where('warehouse_id', '=', warehouseId)
-    .where('reserved_quantity', '<=', quantity)
-    .returning(['assembled_quantity', 'onhand_quantity', 'available_quantity', 'reserved_quantity'])
-    .executeTakeFirst();
-  if (!row) throw conflict(`open orders hold more than ${quantity} assembled ${sku} kits in warehouse ${warehouseId}`);
-  await touchProductInventory(tx, accountId, kitId, now);
-  return {
-    sku,
-    warehouseId,
-    assembledQuantity: row.assembled_quantity ?? quantity,
-    onhandQuantity: row.onhand_quantity,
-    availableQuantity: row.available_quantity,
-    reservedQuantity: row.reserved_quantity,
-  };
 }

@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/tx.js';
 import { listAccountWarehouses } from '../accounts/warehouses.js';
-import { recordReservation, releaseRouteUnits, reserveUnits, touchProductInventory } from '../orders/reservations.js';
+import { recordReservation, releaseRouteUnits, reserveUnits } from '../orders/reservations.js';
+import { touchProductInventory } from '../inventory/stock-touch.js';
 import { candidateWarehouses, mostAvailable } from '../orders/routing.js';
 import type { FulfillmentOrderRow } from './access.js';
 

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../db/tx.js';
 import type { KitRecipeEntry } from '../catalog/kits.js';
-import { reserveUnits, touchProductInventory } from './reservations.js';
+import { reserveUnits } from './reservations.js';
+import { touchProductInventory } from '../inventory/stock-touch.js';
 
 /**
  * Kit lines (DESIGN.md: "Kits route assembled units first, then components"). Assembled kits are the kit

@@ -1,7 +1,8 @@
 import type { Tx } from '../../db/tx.js';
 import { conflict, invalidField } from '../errors.js';
 import { pullBackFromFulfillment, syncFulfillmentOrders } from '../fulfillment/pull-back.js';
-import { recordReservation, releaseRouteUnits, reserveUnits, touchProductInventory } from './reservations.js';
+import { recordReservation, releaseRouteUnits, reserveUnits } from './reservations.js';
+import { touchProductInventory } from '../inventory/stock-touch.js';
 import { recomputeOrderStatus } from './status.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/tx.js';
-import { refreshVariantStock } from '../inventory/variant-stock-sync.js';
+import { touchProductInventory } from '../inventory/stock-touch.js';
 import { takeKitComponentUnits } from './kit-routing.js';
 
 /**
@@ -61,23 +61,6 @@ export async function recordReservation(
       })),
     )
     .execute();
-}
-
-/**
- * Routing a line changes the stock a channel can sell, so the product's inventory timestamp moves like
- * any other stock change (it orders GET /v1/inventory), and the listing variants' stock copy follows.
- */
-export async function touchProductInventory(tx: Tx, accountId: number, productId: number, now: Date): Promise<void> {
-  const iso = now.toISOString();
-  await tx
-    .updateTable('products')
-    .set({ inventory_updated_at: iso })
-    .where('account_id', '=', accountId)
-    .where('id', '=', productId)
-    .where('inventory_updated_at', '<', iso)
-    .execute();
-  // Listing variants carry a copy of the stock (storefront inventory polls and drift read it).
-  await refreshVariantStock(tx, accountId, [productId], now);
 }
 
 export interface ReleaseRouteUnitsInput {

@@ -2,7 +2,8 @@ import type { Tx } from '../../db/tx.js';
 import type { WarehouseRow } from '../accounts/warehouses.js';
 import { kitRecipe } from '../catalog/kits.js';
 import { recordKitRoute, reserveKitComponents } from './kit-routing.js';
-import { recordReservation, reserveUnits, touchProductInventory } from './reservations.js';
+import { recordReservation, reserveUnits } from './reservations.js';
+import { touchProductInventory } from '../inventory/stock-touch.js';
 
 /**
  * Routing (DESIGN.md "Domain model"): a line goes to the warehouse with the most available units of its

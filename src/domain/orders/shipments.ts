@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Tx } from '../../db/tx.js';
 import { invalidArgument, invalidField } from '../errors.js';
 import { takeKitComponentUnits } from './kit-routing.js';
-import { touchProductInventory } from './reservations.js';
+import { touchProductInventory } from '../inventory/stock-touch.js';
 import { recomputeOrderStatus } from './status.js';
 
 /**

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
 import { withTx } from '../../../db/tx.js';
-import { setAssembledQuantity } from '../../../domain/catalog/kits.js';
+import { setAssembledQuantity } from '../../../domain/inventory/assembled-kits.js';
 import { ADMIN_ROUTE_CONFIG, adminResponses } from '../schemas.js';
 import { Assembled, AssembledParams, TAGS } from './schemas.js';
 
