@@ -1,24 +1,5 @@
 import type { Tx } from '../../db/tx.js';
-
-export { syncFulfillmentOrders } from './sync.js';
-
-export const CANCELLATION_REASONS = [
-  'CANCELLATION_REASON_REROUTED',
-  'CANCELLATION_REASON_BUYER_CANCELLED',
-  'CANCELLATION_REASON_CHANNEL_CANCELLED',
-  'CANCELLATION_REASON_MERCHANT_CANCELLED',
-] as const;
-export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
-
-export interface PullBackInput {
-  accountId: number;
-  orderId: number;
-  lineId: number;
-  warehouseId: number;
-  quantity: number;
-  reason: CancellationReason;
-  now: Date;
-}
+import type { PullBackInput } from '../orders/fulfillment-port.js';
 
 /**
  * Tells the fulfillment side that units of a line are being taken back from a warehouse (resolutions §6).

@@ -2,6 +2,7 @@ import type { Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import { invalidField, notFound, permissionDenied } from '../errors.js';
 import { cancelOrderUnits } from './cancel.js';
+import type { FulfillmentPort } from './fulfillment-port.js';
 import { checkCancellationReason, fulfillmentReasonFor } from './cancel-reasons.js';
 import { findVisibleOrder, parseOrderNumber } from './find-order.js';
 import { getSalesOrder } from './order-actions.js';
@@ -26,7 +27,14 @@ function lineIdOf(field: string, lineItemId: string): number {
  * fulfillment integration sees orders narrowed to its warehouses and cannot cancel them (it rejects work
  * through v2 shipping instead).
  */
-export async function cancelOrderV1(tx: Tx, principal: Principal, orderNumber: string, body: V1CancelBody, now: Date): Promise<SalesOrderV1> {
+export async function cancelOrderV1(
+  tx: Tx,
+  principal: Principal,
+  orderNumber: string,
+  body: V1CancelBody,
+  now: Date,
+  fulfillment: FulfillmentPort,
+): Promise<SalesOrderV1> {
   const { order, scope } = await findVisibleOrder(tx, principal, orderNumber);
   if (scope.warehouseIds !== null) {
     throw permissionDenied('a fulfillment or inventory integration cannot cancel sales orders; reject the work through v2 shipping');
@@ -42,6 +50,7 @@ export async function cancelOrderV1(tx: Tx, principal: Principal, orderNumber: s
     fulfillmentReason: bySeller ? 'CANCELLATION_REASON_MERCHANT_CANCELLED' : fulfillmentReasonFor(reason),
     linesField: 'lineItems',
     now,
+    fulfillment,
   });
   return getSalesOrder(tx, principal, orderNumber);
 }
@@ -56,7 +65,13 @@ export interface StorefrontCancelBody {
  * channel's order id; cancelQuantities maps line item ids (the service's lineItemId) to int64 units.
  * The fulfillment side sees CHANNEL_CANCELLED. The reason stored on the order is "channel cancelled".
  */
-export async function cancelStorefrontOrder(tx: Tx, principal: Principal, body: StorefrontCancelBody, now: Date): Promise<Record<string, never>> {
+export async function cancelStorefrontOrder(
+  tx: Tx,
+  principal: Principal,
+  body: StorefrontCancelBody,
+  now: Date,
+  fulfillment: FulfillmentPort,
+): Promise<Record<string, never>> {
   const storefrontId = principal.storefrontId;
   if (storefrontId === null) throw permissionDenied('only a storefront token can cancel storefront orders');
   const channelOrderId = body.channelOrderId.trim();
@@ -85,6 +100,7 @@ export async function cancelStorefrontOrder(tx: Tx, principal: Principal, body: 
     fulfillmentReason: 'CANCELLATION_REASON_CHANNEL_CANCELLED',
     linesField: 'cancelQuantities',
     now,
+    fulfillment,
   });
   return {};
 }

@@ -1,5 +1,5 @@
 import { invalidField } from '../errors.js';
-import type { CancellationReason } from '../fulfillment/pull-back.js';
+import type { CancellationReason } from './fulfillment-port.js';
 
 /**
  * v1 cancellation reasons (resolutions §3, DESIGN.md "Channel cancellation reasons"): checked

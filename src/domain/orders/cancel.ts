@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/tx.js';
 import { failedPrecondition, invalidArgument, invalidField } from '../errors.js';
-import { pullBackFromFulfillment, type CancellationReason } from '../fulfillment/pull-back.js';
+import type { CancellationReason, FulfillmentPort } from './fulfillment-port.js';
 import { releaseRouteUnits } from './reservations.js';
 import { recomputeOrderStatus } from './status.js';
 
@@ -28,6 +28,8 @@ export interface CancelUnitsInput {
   /** The request's field names, for error messages ("lineItems", "cancelQuantities"). */
   linesField: string;
   now: Date;
+  /** Told about the units taken back (src/domain/fulfillment/port.ts). */
+  fulfillment: FulfillmentPort;
 }
 
 export interface CancelUnitsResult {
@@ -86,7 +88,7 @@ async function cancelLine(tx: Tx, input: CancelUnitsInput, line: LineRow, units:
     if (left === 0) break;
     const take = Math.min(left, route.reserved_quantity + route.backorder_quantity);
     if (take === 0) continue;
-    await pullBackFromFulfillment(tx, {
+    await input.fulfillment.pullBack(tx, {
       accountId,
       orderId,
       lineId: line.id,

@@ -7,7 +7,7 @@ import { validateCreateInput, type CreateOrderInput } from './order-input.js';
 import { candidateWarehouses, defaultWarehouse, routeLine } from './routing.js';
 import { orderViews, type SalesOrderV1 } from './view.js';
 import { resolveRequestedSkus } from './sku-resolution.js';
-import { syncFulfillmentOrders } from '../fulfillment/pull-back.js';
+import type { FulfillmentPort } from './fulfillment-port.js';
 import { scheduleUnpaidExpiry } from './expiry.js';
 
 /**
@@ -47,7 +47,13 @@ async function channelOf(tx: Tx, principal: Principal, input: CreateOrderInput) 
   return { storefrontId: null, channelKey: `c:${channel}`, channel, channelLabel: input.channelLabel ?? null };
 }
 
-export async function createSalesOrder(tx: Tx, principal: Principal, input: CreateOrderInput, now: Date): Promise<CreateOrderResult> {
+export async function createSalesOrder(
+  tx: Tx,
+  principal: Principal,
+  input: CreateOrderInput,
+  now: Date,
+  fulfillment: FulfillmentPort,
+): Promise<CreateOrderResult> {
   const checked = validateCreateInput(input);
   const accountId = principal.accountId;
   const source = await channelOf(tx, principal, input);
@@ -146,7 +152,7 @@ export async function createSalesOrder(tx: Tx, principal: Principal, input: Crea
     await routeLine(tx, accountId, { ...line, orderId: inserted.id }, candidates, fallback, now);
   }
   // Units routed to a shipping / 3PL warehouse become that integration's work (need_to_ship).
-  await syncFulfillmentOrders(tx, accountId, inserted.id, now);
+  await fulfillment.syncOrder(tx, accountId, inserted.id, now);
   // An unpaid order is cancelled if still unpaid 30 days after orderTs (a delayed job, src/domain/orders/expiry.ts).
   if (status === 'PENDING_PAYMENT') await scheduleUnpaidExpiry(tx, accountId, inserted.id, inserted.order_ts, now);
   return { created: true, order: (await orderViews(tx, principal, [inserted], scope))[0]! };

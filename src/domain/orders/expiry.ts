@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/tx.js';
 import { enqueueJob } from '../../jobs/enqueue.js';
 import { cancelOrderUnits } from './cancel.js';
+import type { FulfillmentPort } from './fulfillment-port.js';
 
 /**
  * Unpaid orders expire (resolutions §6): an order still PENDING_PAYMENT and unpaid 30 days after its
@@ -36,7 +37,7 @@ export async function scheduleUnpaidExpiry(tx: Tx, accountId: number, orderId: n
 }
 
 /** Cancels the order when it is still due; true when it was cancelled. */
-export async function expireUnpaidOrder(tx: Tx, accountId: number, orderId: number, now: Date): Promise<boolean> {
+export async function expireUnpaidOrder(tx: Tx, accountId: number, orderId: number, now: Date, fulfillment: FulfillmentPort): Promise<boolean> {
   // A no-op conditional UPDATE that locks the row (PostgreSQL): a markPaid committing meanwhile is seen
   // here, so a paid order is never cancelled.
   const order = await tx
@@ -58,6 +59,7 @@ export async function expireUnpaidOrder(tx: Tx, accountId: number, orderId: numb
     fulfillmentReason: 'CANCELLATION_REASON_MERCHANT_CANCELLED',
     linesField: 'lineItems',
     now,
+    fulfillment,
   });
   return true;
 }

@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/tx.js';
 import { conflict, invalidField } from '../errors.js';
-import { pullBackFromFulfillment, syncFulfillmentOrders } from '../fulfillment/pull-back.js';
+import type { FulfillmentPort } from './fulfillment-port.js';
 import { recordReservation, releaseRouteUnits, reserveUnits } from './reservations.js';
 import { touchProductInventory } from '../inventory/stock-touch.js';
 import { recomputeOrderStatus } from './status.js';
@@ -21,7 +21,7 @@ export interface RerouteInput {
   quantity: number;
 }
 
-export async function rerouteLine(tx: Tx, accountId: number, orderId: number, input: RerouteInput, now: Date): Promise<void> {
+export async function rerouteLine(tx: Tx, accountId: number, orderId: number, input: RerouteInput, now: Date, fulfillment: FulfillmentPort): Promise<void> {
   const { lineId, fromWarehouseId, toWarehouseId, quantity } = input;
   if (!Number.isInteger(quantity) || quantity < 1) throw invalidField('quantity', 'must be at least 1');
   if (fromWarehouseId === toWarehouseId) throw invalidField('toWarehouseId', 'must differ from fromWarehouseId');
@@ -81,7 +81,7 @@ export async function rerouteLine(tx: Tx, accountId: number, orderId: number, in
   if (!(await reserveUnits(tx, accountId, productId, toWarehouseId, quantity, now))) {
     throw conflict(`warehouse ${toWarehouseId} does not have ${quantity} units of this line's SKU available`);
   }
-  await pullBackFromFulfillment(tx, {
+  await fulfillment.pullBack(tx, {
     accountId,
     orderId,
     lineId,
@@ -121,6 +121,6 @@ export async function rerouteLine(tx: Tx, accountId: number, orderId: number, in
     )
     .execute();
   await touchProductInventory(tx, accountId, productId, now);
-  await syncFulfillmentOrders(tx, accountId, orderId, now);
+  await fulfillment.syncOrder(tx, accountId, orderId, now);
   await recomputeOrderStatus(tx, accountId, orderId, now);
 }

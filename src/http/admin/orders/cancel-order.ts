@@ -8,6 +8,7 @@ import { SalesOrderV1 } from '../../schemas/sales-orders-v1.js';
 import { ADMIN_ROUTE_CONFIG, adminResponses } from '../schemas.js';
 import { changeOrder } from './operator.js';
 import { LineItemId, OrderParams, TAGS, lineIdOf } from './schemas.js';
+import { fulfillmentPort } from '../../../domain/fulfillment/port.js';
 
 const Body = Type.Object(
   {
@@ -57,6 +58,7 @@ export function registerAdminCancelOrder(app: App, deps: Deps) {
             fulfillmentReason: 'CANCELLATION_REASON_MERCHANT_CANCELLED',
             linesField: 'lineItems',
             now,
+            fulfillment: fulfillmentPort,
           }),
         ),
       );

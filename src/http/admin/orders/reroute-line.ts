@@ -7,6 +7,7 @@ import { SalesOrderV1 } from '../../schemas/sales-orders-v1.js';
 import { ADMIN_ROUTE_CONFIG, Id, adminResponses } from '../schemas.js';
 import { changeOrder } from './operator.js';
 import { LineItemId, OrderParams, TAGS, lineIdOf } from './schemas.js';
+import { fulfillmentPort } from '../../../domain/fulfillment/port.js';
 
 const Body = Type.Object(
   {
@@ -43,7 +44,7 @@ export function registerAdminRerouteLine(app: App, deps: Deps) {
       const now = deps.clock.now();
       return withTx(deps.db.db, (tx) =>
         changeOrder(tx, accountId, orderNumber, (orderId) =>
-          rerouteLine(tx, accountId, orderId, { ...body, lineId: lineIdOf(body.lineItemId) }, now),
+          rerouteLine(tx, accountId, orderId, { ...body, lineId: lineIdOf(body.lineItemId) }, now, fulfillmentPort),
         ),
       );
     },

@@ -7,6 +7,7 @@ import { MAX_CANCEL_LINES } from '../../../domain/orders/cancel.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { OrderNumberParams, SalesOrderV1 } from '../../schemas/sales-orders-v1.js';
+import { fulfillmentPort } from '../../../domain/fulfillment/port.js';
 
 const CancelOrderBody = Type.Object({
   cancellationReason: Type.String({
@@ -56,6 +57,7 @@ export function registerCancelOrder(app: App, deps: Deps) {
           request.params.orderNumber,
           { cancellationReason: body.cancellationReason, lineItems },
           deps.clock.now(),
+          fulfillmentPort,
         ),
       );
     },

@@ -5,6 +5,7 @@ import { createSalesOrder } from '../../../domain/orders/create-order.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { CreateSalesOrderBody, SalesOrderV1 } from '../../schemas/sales-orders-v1.js';
+import { fulfillmentPort } from '../../../domain/fulfillment/port.js';
 
 export function registerCreateOrder(app: App, deps: Deps) {
   app.post(
@@ -33,7 +34,7 @@ export function registerCreateOrder(app: App, deps: Deps) {
     },
     async (request) => {
       const principal = principalOf(request);
-      const result = await withTx(deps.db.db, (tx) => createSalesOrder(tx, principal, request.body, deps.clock.now()));
+      const result = await withTx(deps.db.db, (tx) => createSalesOrder(tx, principal, request.body, deps.clock.now(), fulfillmentPort));
       return result.order;
     },
   );

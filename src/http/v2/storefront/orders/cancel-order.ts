@@ -8,6 +8,7 @@ import { MAX_CANCEL_LINES } from '../../../../domain/orders/cancel.js';
 import { principalOf } from '../../../plugins/auth.js';
 import { Int64Input, v2Responses } from '../../../schemas/common.js';
 import { STOREFRONT_ROUTE_CONFIG, TAGS } from '../route-config.js';
+import { fulfillmentPort } from '../../../../domain/fulfillment/port.js';
 
 const CancelQuantities = Type.Record(Type.String(), Int64Input, {
   maxProperties: MAX_CANCEL_LINES,
@@ -48,7 +49,7 @@ export function registerStorefrontCancelOrder(app: App, deps: Deps) {
       if (channelOrderId === undefined) throw invalidField('channelOrderId', 'is required');
       if (cancelQuantities === undefined) throw invalidField('cancelQuantities', 'is required');
       return withTx(deps.db.db, (tx) =>
-        cancelStorefrontOrder(tx, principalOf(request), { channelOrderId, cancelQuantities }, deps.clock.now()),
+        cancelStorefrontOrder(tx, principalOf(request), { channelOrderId, cancelQuantities }, deps.clock.now(), fulfillmentPort),
       );
     },
   );
