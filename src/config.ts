@@ -20,6 +20,8 @@ export interface Config {
   worker: 'inline' | 'off';
   jsonBodyLimitBytes: number;
   uploadBodyLimitBytes: number;
+  /** Days a SUCCEEDED job is kept before the retention sweep deletes it; 0 keeps them all. */
+  jobRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -94,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     worker,
     jsonBodyLimitBytes: int('JSON_BODY_LIMIT_MB', 10, 1, 1024) * MIB,
     uploadBodyLimitBytes: int('UPLOAD_BODY_LIMIT_MB', 200, 1, 4096) * MIB,
+    jobRetentionDays: int('JOB_RETENTION_DAYS', 7, 0, 3650),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -2,6 +2,7 @@ import type { JobHandler } from './types.js';
 import { EXPIRE_UNPAID_ORDER, runUnpaidOrderExpiry } from './handlers/expire-unpaid-orders.js';
 import { IDEMPOTENCY_SWEEP, sweepIdempotencyKeys } from './handlers/idempotency-sweep.js';
 import { BUILD_INGESTION_PLAN, runBuildIngestionPlan } from './handlers/build-ingestion-plan.js';
+import { JOB_RETENTION_SWEEP, sweepFinishedJobs } from './handlers/job-retention-sweep.js';
 
 /** Job type → handler. A worker runs only the types its registry knows; others fail and are retried. */
 export class JobRegistry {
@@ -27,5 +28,6 @@ export function defaultJobRegistry(): JobRegistry {
   return new JobRegistry()
     .register(IDEMPOTENCY_SWEEP, sweepIdempotencyKeys)
     .register(EXPIRE_UNPAID_ORDER, runUnpaidOrderExpiry)
-    .register(BUILD_INGESTION_PLAN, runBuildIngestionPlan);
+    .register(BUILD_INGESTION_PLAN, runBuildIngestionPlan)
+    .register(JOB_RETENTION_SWEEP, sweepFinishedJobs);
 }

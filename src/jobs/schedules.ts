@@ -2,6 +2,7 @@ import type { DbHandle } from '../db/connect.js';
 import { withTx } from '../db/tx.js';
 import { enqueueJob } from './enqueue.js';
 import { IDEMPOTENCY_SWEEP } from './handlers/idempotency-sweep.js';
+import { JOB_RETENTION_SWEEP } from './handlers/job-retention-sweep.js';
 
 /** A job the workers enqueue every `everyMs` (the first run when the first worker starts). */
 export interface RecurringJob {
@@ -16,7 +17,10 @@ export interface RecurringJob {
 const HOUR = 60 * 60_000;
 
 /** The service's recurring jobs. */
-export const RECURRING_JOBS: RecurringJob[] = [{ name: IDEMPOTENCY_SWEEP, type: IDEMPOTENCY_SWEEP, everyMs: HOUR, maxAttempts: 3 }];
+export const RECURRING_JOBS: RecurringJob[] = [
+  { name: IDEMPOTENCY_SWEEP, type: IDEMPOTENCY_SWEEP, everyMs: HOUR, maxAttempts: 3 },
+  { name: JOB_RETENTION_SWEEP, type: JOB_RETENTION_SWEEP, everyMs: HOUR, maxAttempts: 3 },
+];
 
 /** Creates the schedule rows that do not exist yet, due now. Safe from several workers at once. */
 export async function ensureSchedules(handle: DbHandle, schedules: RecurringJob[], now: Date): Promise<void> {

@@ -32,11 +32,12 @@ describe('`cli worker` process', { skip }, () => {
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    // The hourly idempotency sweep is due as soon as the first worker starts: wait until it has run.
+    // The hourly sweeps (idempotency keys, finished jobs) are due as soon as the first worker starts: wait
+    // until both have run.
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => {
         stdout += d.toString();
-        if (stdout.includes('"msg":"job succeeded"')) resolve();
+        if (stdout.split('"msg":"job succeeded"').length > 2) resolve();
       });
       void exited.then(() => reject(new Error(`worker exited early:\n${stdout}\n${stderr}`)));
     });
@@ -48,10 +49,16 @@ describe('`cli worker` process', { skip }, () => {
 
     const handle = connectDatabase({ databaseUrl: null, sqliteFile: path.join(dataDir, 'service.db') });
     try {
-      const jobs = await handle.db.selectFrom('jobs').select(['type', 'status']).execute();
-      assert.deepEqual(jobs, [{ type: 'idempotency.sweep', status: 'SUCCEEDED' }]);
-      const schedule = await handle.db.selectFrom('job_schedules').selectAll().executeTakeFirstOrThrow();
-      assert.equal(schedule.name, 'idempotency.sweep');
+      const jobs = await handle.db.selectFrom('jobs').select(['type', 'status']).orderBy('id').execute();
+      assert.deepEqual(jobs, [
+        { type: 'idempotency.sweep', status: 'SUCCEEDED' },
+        { type: 'jobs.retention-sweep', status: 'SUCCEEDED' },
+      ]);
+      const schedules = await handle.db.selectFrom('job_schedules').select('name').orderBy('name').execute();
+      assert.deepEqual(
+        schedules.map((r) => r.name),
+        ['idempotency.sweep', 'jobs.retention-sweep'],
+      );
     } finally {
       await handle.close();
     }

@@ -9,6 +9,7 @@ import * as m005 from './005_order_returns.js';
 import * as m006 from './006_kits.js';
 import * as m007 from './007_package_tracking_url.js';
 import * as m008 from './008_listings.js';
+import * as m009 from './009_job_retention.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '006_kits': m006,
   '007_package_tracking_url': m007,
   '008_listings': m008,
+  '009_job_retention': m009,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {
