@@ -107,7 +107,7 @@ export interface InventoryTable {
   warehouse_id: number;
   available_quantity: number;
   onhand_quantity: number;
-  /** Units held by PENDING / PENDING_PAYMENT order lines routed here; maintained by the orders area. */
+  /** Units held by PENDING / PENDING_PAYMENT order lines routed here (src/domain/inventory/reserved-stock.ts, on the orders area's request). */
   reserved_quantity: number;
   assembled_quantity: number | null;
   bin_location: string | null;

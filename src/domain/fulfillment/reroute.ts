@@ -1,9 +1,10 @@
 import type { Tx } from '../../db/tx.js';
 import { listAccountWarehouses } from '../accounts/warehouses.js';
-import { recordReservation, releaseRouteUnits, reserveUnits } from '../orders/reservations.js';
+import { releaseRouteUnits } from '../orders/reservations.js';
 import { touchProductInventory } from '../inventory/stock-touch.js';
-import { candidateWarehouses, mostAvailable } from '../orders/routing.js';
+import { candidateWarehouses } from '../orders/routing.js';
 import type { FulfillmentOrderRow } from './access.js';
+import { mostAvailable, recordReservation, reserveStock } from '../inventory/reserved-stock.js';
 
 /**
  * Re-routing the units of a rejected fulfillment order (document 3.5: "the service reroutes or surfaces it
@@ -99,7 +100,7 @@ export async function rerouteRejectedUnits(tx: Tx, fo: FulfillmentOrderRow, now:
       const top = await mostAvailable(tx, accountId, route.product_id, candidates);
       if (!top) break;
       const take = Math.min(owed - placed, top.available_quantity);
-      if (!(await reserveUnits(tx, accountId, route.product_id, top.warehouse_id, take, now))) continue;
+      if (!(await reserveStock(tx, accountId, route.product_id, top.warehouse_id, take, now))) continue;
       await recordReservation(tx, accountId, route.product_id, top.warehouse_id, route.line_id, take, now);
       await addReservedUnitsToRoute(tx, accountId, route, top.warehouse_id, take, now);
       placed += take;

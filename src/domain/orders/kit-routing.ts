@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../db/tx.js';
 import type { KitRecipeEntry } from '../catalog/kits.js';
-import { reserveUnits } from './reservations.js';
 import { touchProductInventory } from '../inventory/stock-touch.js';
+import { availableUnits, reserveStock, shipReservedStock, unreserveStock } from '../inventory/reserved-stock.js';
 
 /**
  * Kit lines (DESIGN.md: "Kits route assembled units first, then components"). Assembled kits are the kit
@@ -27,19 +27,12 @@ export interface BuiltKits {
 }
 
 async function buildableByWarehouse(tx: Tx, accountId: number, recipe: KitRecipeEntry[], candidates: number[]) {
-  const rows = await tx
-    .selectFrom('inventory')
-    .select(['warehouse_id', 'product_id', 'available_quantity'])
-    .where('account_id', '=', accountId)
-    .where(
-      'product_id',
-      'in',
-      recipe.map((c) => c.componentProductId),
-    )
-    .where('warehouse_id', 'in', candidates)
-    .where('available_quantity', '>', 0)
-    .execute();
-  const available = new Map(rows.map((r) => [`${r.warehouse_id}:${r.product_id}`, r.available_quantity]));
+  const available = await availableUnits(
+    tx,
+    accountId,
+    recipe.map((c) => c.componentProductId),
+    candidates,
+  );
   return candidates
     .map((w) => ({
       warehouseId: w,
@@ -51,20 +44,9 @@ async function buildableByWarehouse(tx: Tx, accountId: number, recipe: KitRecipe
 
 /** Gives component units back to available (undoing a partial build, or a released kit). */
 async function unreserve(tx: Tx, accountId: number, productId: number, warehouseId: number, units: number, now: Date) {
-  const row = await tx
-    .updateTable('inventory')
-    .set((eb) => ({
-      available_quantity: eb('available_quantity', '+', units),
-      reserved_quantity: eb('reserved_quantity', '-', units),
-      updated_at: now.toISOString(),
-    }))
-    .where('account_id', '=', accountId)
-    .where('product_id', '=', productId)
-    .where('warehouse_id', '=', warehouseId)
-    .where('reserved_quantity', '>=', units)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw new Error(`inventory counters of product ${productId} in warehouse ${warehouseId} do not hold ${units} reserved units`);
+  if (!(await unreserveStock(tx, accountId, productId, warehouseId, units, now))) {
+    throw new Error(`inventory counters of product ${productId} in warehouse ${warehouseId} do not hold ${units} reserved units`);
+  }
 }
 
 /** Reserves components for up to `kits` kits; returns the kits built per warehouse. */
@@ -84,7 +66,7 @@ export async function reserveKitComponents(
     const take = Math.min(remaining, top.kits);
     const done: KitRecipeEntry[] = [];
     for (const c of recipe) {
-      if (!(await reserveUnits(tx, accountId, c.componentProductId, top.warehouseId, c.quantity * take, now))) break;
+      if (!(await reserveStock(tx, accountId, c.componentProductId, top.warehouseId, c.quantity * take, now))) break;
       done.push(c);
     }
     if (done.length < recipe.length) {
@@ -175,19 +157,7 @@ export async function takeKitComponentUnits(tx: Tx, input: TakeKitUnitsInput): P
 
 /** Reserved component units that left the warehouse: reserved and on-hand drop, available stays (shipments.ts). */
 async function shipReserved(tx: Tx, accountId: number, productId: number, warehouseId: number, units: number, now: Date) {
-  const row = await tx
-    .updateTable('inventory')
-    .set((eb) => ({
-      reserved_quantity: eb('reserved_quantity', '-', units),
-      onhand_quantity: sql<number>`case when ${eb.ref('onhand_quantity')} >= ${units} then ${eb.ref('onhand_quantity')} - ${units} else 0 end`,
-      available_quantity: sql<number>`case when ${eb.ref('onhand_quantity')} - ${eb.ref('reserved_quantity')} > 0 then ${eb.ref('onhand_quantity')} - ${eb.ref('reserved_quantity')} else 0 end`,
-      updated_at: now.toISOString(),
-    }))
-    .where('account_id', '=', accountId)
-    .where('product_id', '=', productId)
-    .where('warehouse_id', '=', warehouseId)
-    .where('reserved_quantity', '>=', units)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw new Error(`inventory counters of product ${productId} in warehouse ${warehouseId} do not hold ${units} reserved units`);
+  if (!(await shipReservedStock(tx, accountId, productId, warehouseId, units, now))) {
+    throw new Error(`inventory counters of product ${productId} in warehouse ${warehouseId} do not hold ${units} reserved units`);
+  }
 }

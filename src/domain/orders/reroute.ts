@@ -1,9 +1,10 @@
 import type { Tx } from '../../db/tx.js';
 import { conflict, invalidField } from '../errors.js';
 import type { FulfillmentPort } from './fulfillment-port.js';
-import { recordReservation, releaseRouteUnits, reserveUnits } from './reservations.js';
+import { releaseRouteUnits } from './reservations.js';
 import { touchProductInventory } from '../inventory/stock-touch.js';
 import { recomputeOrderStatus } from './status.js';
+import { recordReservation, reserveStock } from '../inventory/reserved-stock.js';
 
 /**
  * The seller moves units of a line from one warehouse to another (operator API). The new warehouse must
@@ -78,7 +79,7 @@ export async function rerouteLine(tx: Tx, accountId: number, orderId: number, in
   }
   const productId = line.product_id;
 
-  if (!(await reserveUnits(tx, accountId, productId, toWarehouseId, quantity, now))) {
+  if (!(await reserveStock(tx, accountId, productId, toWarehouseId, quantity, now))) {
     throw conflict(`warehouse ${toWarehouseId} does not have ${quantity} units of this line's SKU available`);
   }
   await fulfillment.pullBack(tx, {

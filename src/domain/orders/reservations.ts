@@ -1,67 +1,12 @@
 import type { Tx } from '../../db/tx.js';
+import { reduceReservation, unreserveStock } from '../inventory/reserved-stock.js';
 import { touchProductInventory } from '../inventory/stock-touch.js';
 import { takeKitComponentUnits } from './kit-routing.js';
 
 /**
- * Stock held by order lines. The inventory counters are the inventory area's table, but their
- * reserved_quantity column is maintained here (schema.ts says so); every change is ONE conditional
- * UPDATE that keeps available = on-hand − reserved and never takes available below zero, so parallel
- * orders for the last units cannot oversell. The inventory_reservations ledger (one row per line and
- * warehouse) is what POST /v1/inventory reads for pulled_ts.
+ * Units a line holds on its routes. The stock they hold is the inventory area's (src/domain/inventory/
+ * reserved-stock.ts); this file moves units off routes and tells the inventory area what to give back.
  */
-
-/** Moves `units` from available to reserved when at least that many are available; false otherwise. */
-export async function reserveUnits(
-  tx: Tx,
-  accountId: number,
-  productId: number,
-  warehouseId: number,
-  units: number,
-  now: Date,
-): Promise<boolean> {
-  const updated = await tx
-    .updateTable('inventory')
-    .set((eb) => ({
-      available_quantity: eb('available_quantity', '-', units),
-      reserved_quantity: eb('reserved_quantity', '+', units),
-      updated_at: now.toISOString(),
-    }))
-    .where('account_id', '=', accountId)
-    .where('product_id', '=', productId)
-    .where('warehouse_id', '=', warehouseId)
-    .where('available_quantity', '>=', units)
-    .returning('id')
-    .executeTakeFirst();
-  return updated !== undefined;
-}
-
-/** Records a line's reservation in the ledger (one row per line and warehouse; quantities add up). */
-export async function recordReservation(
-  tx: Tx,
-  accountId: number,
-  productId: number,
-  warehouseId: number,
-  lineId: number,
-  units: number,
-  now: Date,
-): Promise<void> {
-  await tx
-    .insertInto('inventory_reservations')
-    .values({
-      account_id: accountId,
-      product_id: productId,
-      warehouse_id: warehouseId,
-      order_line_id: lineId,
-      quantity: units,
-      routed_at: now.toISOString(),
-    })
-    .onConflict((oc) =>
-      oc.columns(['account_id', 'order_line_id', 'warehouse_id']).doUpdateSet((eb) => ({
-        quantity: eb('inventory_reservations.quantity', '+', eb.ref('excluded.quantity')),
-      })),
-    )
-    .execute();
-}
 
 export interface ReleaseRouteUnitsInput {
   accountId: number;
@@ -123,26 +68,8 @@ export async function releaseRouteUnits(tx: Tx, input: ReleaseRouteUnitsInput): 
         ? await takeKitComponentUnits(tx, { accountId, routeId, warehouseId: route.warehouse_id, kits: fromReserved, mode: 'release', leavingRoute: input.reroute === true, now })
         : 0;
     if (ownUnits > 0) {
-      await tx
-        .updateTable('inventory')
-        .set((eb) => ({
-          available_quantity: eb('available_quantity', '+', ownUnits),
-          reserved_quantity: eb('reserved_quantity', '-', ownUnits),
-          updated_at: iso,
-        }))
-        .where('account_id', '=', accountId)
-        .where('product_id', '=', route.product_id)
-        .where('warehouse_id', '=', route.warehouse_id)
-        .where('reserved_quantity', '>=', ownUnits)
-        .execute();
-      await tx
-        .updateTable('inventory_reservations')
-        .set((eb) => ({ quantity: eb('quantity', '-', ownUnits) }))
-        .where('account_id', '=', accountId)
-        .where('order_line_id', '=', route.line_id)
-        .where('warehouse_id', '=', route.warehouse_id)
-        .where('quantity', '>=', ownUnits)
-        .execute();
+      await unreserveStock(tx, accountId, route.product_id, route.warehouse_id, ownUnits, now);
+      await reduceReservation(tx, accountId, route.line_id, route.warehouse_id, ownUnits);
       await touchProductInventory(tx, accountId, route.product_id, now);
     }
     released += take;

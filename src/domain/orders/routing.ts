@@ -2,8 +2,8 @@ import type { Tx } from '../../db/tx.js';
 import type { WarehouseRow } from '../accounts/warehouses.js';
 import { kitRecipe } from '../catalog/kits.js';
 import { recordKitRoute, reserveKitComponents } from './kit-routing.js';
-import { recordReservation, reserveUnits } from './reservations.js';
 import { touchProductInventory } from '../inventory/stock-touch.js';
+import { mostAvailable, recordReservation, reserveStock } from '../inventory/reserved-stock.js';
 
 /**
  * Routing (DESIGN.md "Domain model"): a line goes to the warehouse with the most available units of its
@@ -47,22 +47,6 @@ export function candidateWarehouses(warehouses: readonly WarehouseRow[], channel
   return warehouses.filter((w) => channelFulfils || !w.channelFulfilled).map((w) => w.id);
 }
 
-/** The candidate warehouse holding the most available units of the product (ties: lowest id), if any. */
-export async function mostAvailable(tx: Tx, accountId: number, productId: number, candidates: number[]) {
-  if (candidates.length === 0) return undefined;
-  return tx
-    .selectFrom('inventory')
-    .select(['warehouse_id', 'available_quantity'])
-    .where('account_id', '=', accountId)
-    .where('product_id', '=', productId)
-    .where('warehouse_id', 'in', candidates)
-    .where('available_quantity', '>', 0)
-    .orderBy('available_quantity', 'desc')
-    .orderBy('warehouse_id')
-    .limit(1)
-    .executeTakeFirst();
-}
-
 /** Decides and reserves where a line's units go; returns one entry per warehouse used. */
 export async function routeLine(
   tx: Tx,
@@ -78,7 +62,7 @@ export async function routeLine(
     const top = await mostAvailable(tx, accountId, line.productId, candidates);
     if (!top) break;
     const take = Math.min(remaining, top.available_quantity);
-    if (!(await reserveUnits(tx, accountId, line.productId, top.warehouse_id, take, now))) continue;
+    if (!(await reserveStock(tx, accountId, line.productId, top.warehouse_id, take, now))) continue;
     await recordReservation(tx, accountId, line.productId, top.warehouse_id, line.lineId, take, now);
     const entry = placed.get(top.warehouse_id) ?? { warehouseId: top.warehouse_id, reserved: 0, backordered: 0 };
     entry.reserved += take;

@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import type { Tx } from '../../db/tx.js';
 import { invalidArgument, invalidField } from '../errors.js';
 import { takeKitComponentUnits } from './kit-routing.js';
 import { touchProductInventory } from '../inventory/stock-touch.js';
 import { recomputeOrderStatus } from './status.js';
+import { reduceReservation, shipReservedStock } from '../inventory/reserved-stock.js';
 
 /**
  * Shipments as one truth: v1 POST /v1/salesOrder/shipments and v2 POST /v2/shipping/shipments both record
@@ -220,36 +220,12 @@ async function consumeOwedUnits(tx: Tx, accountId: number, lineId: number, wareh
   throw invalidArgument(`line item ${lineId}: the units owed changed while shipping; send the shipment again`);
 }
 
-/** Reserved units that left the warehouse: reserved and on-hand both drop, available stays. */
+/** Reserved units that left the warehouse: the counters and the ledger let them go. */
 async function releaseShippedStock(tx: Tx, accountId: number, productId: number, warehouseId: number, lineId: number, units: number, now: Date) {
-  const nowIso = now.toISOString();
-  // A stock count may have set on-hand below what orders hold (available floored at zero): on-hand then
-  // floors at zero too, and available stays max(0, on-hand − reserved), which is unchanged either way.
-  const stock = await tx
-    .updateTable('inventory')
-    .set((eb) => ({
-      reserved_quantity: eb('reserved_quantity', '-', units),
-      // Shipped assembled kits leave the seller's assembled count too (null for other SKUs stays null).
-      assembled_quantity: sql<number | null>`case when ${eb.ref('assembled_quantity')} >= ${units} then ${eb.ref('assembled_quantity')} - ${units} when ${eb.ref('assembled_quantity')} is null then null else 0 end`,
-      onhand_quantity: sql<number>`case when ${eb.ref('onhand_quantity')} >= ${units} then ${eb.ref('onhand_quantity')} - ${units} else 0 end`,
-      available_quantity: sql<number>`case when ${eb.ref('onhand_quantity')} - ${eb.ref('reserved_quantity')} > 0 then ${eb.ref('onhand_quantity')} - ${eb.ref('reserved_quantity')} else 0 end`,
-      updated_at: nowIso,
-    }))
-    .where('account_id', '=', accountId)
-    .where('product_id', '=', productId)
-    .where('warehouse_id', '=', warehouseId)
-    .where('reserved_quantity', '>=', units)
-    .returning('id')
-    .executeTakeFirst();
   // The route held these units, so the counters hold them too; anything else is a broken invariant.
-  if (!stock) throw new Error(`inventory counters of product ${productId} in warehouse ${warehouseId} do not hold ${units} reserved units`);
-  await tx
-    .updateTable('inventory_reservations')
-    .set((eb) => ({ quantity: eb('quantity', '-', units) }))
-    .where('account_id', '=', accountId)
-    .where('order_line_id', '=', lineId)
-    .where('warehouse_id', '=', warehouseId)
-    .where('quantity', '>=', units)
-    .execute();
+  if (!(await shipReservedStock(tx, accountId, productId, warehouseId, units, now))) {
+    throw new Error(`inventory counters of product ${productId} in warehouse ${warehouseId} do not hold ${units} reserved units`);
+  }
+  await reduceReservation(tx, accountId, lineId, warehouseId, units);
   await touchProductInventory(tx, accountId, productId, now);
 }
