@@ -221,3 +221,16 @@ export async function revokeInstallation(
     .execute();
   return { installationId, status: 'REVOKED' };
 }
+
+/** Whether the account has a SALES_CHANNEL installation (a storefront) with this id, revoked or not. */
+export async function isStorefrontOf(db: Db, accountId: number, storefrontId: number): Promise<boolean> {
+  if (!Number.isSafeInteger(storefrontId)) return false;
+  const row = await db
+    .selectFrom('installations')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('id', '=', storefrontId)
+    .where('kind', '=', 'SALES_CHANNEL')
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -7,6 +7,7 @@ import type { IngestionPlan, PlanSummary } from './ingestion-plan.js';
 import type { IngestionSessionRow, IngestionStatus } from './ingestion-session.js';
 import { requireStorefront } from './storefront-settings.js';
 import { notFound } from '../errors.js';
+import { getAccount } from '../accounts/accounts.js';
 
 export interface IngestionSummaryView {
   ingestionId: number;
@@ -92,8 +93,7 @@ export async function listIngestions(
   beforeId: number | null,
   pageSize: number,
 ): Promise<{ ingestions: IngestionSummaryView[]; nextBeforeId: number | null }> {
-  const account = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
-  if (!account) throw notFound(`account ${accountId} not found`);
+  await getAccount(db, accountId);
   if (filter.storefrontId !== undefined) await requireStorefront(db, accountId, filter.storefrontId);
   let query = db.selectFrom('ingestion_sessions').select(SUMMARY_COLUMNS).where('account_id', '=', accountId);
   if (filter.storefrontId !== undefined) query = query.where('storefront_id', '=', filter.storefrontId);

@@ -11,6 +11,7 @@
  */
 import type { Db } from '../../db/tx.js';
 import type { IngestionListing } from './ingestion-listing.js';
+import { findProductsBySkus } from '../catalog/products.js';
 
 export const CONFLICT_TYPES = [
   /** The variant SKU is on another listing of this storefront (or kept for a deleted one): skipped. */
@@ -204,8 +205,7 @@ export async function loadPlanFacts(db: Db, accountId: number, storefrontId: num
       .where('v.sku', 'in', part)
       .execute();
     for (const r of rows) variants.set(r.sku, { listingId: r.listing_id === null ? null : Number(r.listing_id), listingSku: r.listing_sku });
-    const productRows = await db.selectFrom('products').select('sku').where('account_id', '=', accountId).where('sku', 'in', part).execute();
-    for (const r of productRows) products.add(r.sku);
+    for (const r of await findProductsBySkus(db, accountId, part, true)) products.add(r.sku);
   }
   return { listings, variants, products };
 }

@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../../db/tx.js';
 import { invalidField, notFound } from '../errors.js';
+import { isStorefrontOf } from '../accounts/installations.js';
 
 /**
  * Integration-level settings of a storefront (2.12 Variant.settings: "integration-level settings merged
@@ -8,16 +9,7 @@ import { invalidField, notFound } from '../errors.js';
 
 /** The storefront (a SALES_CHANNEL installation of the account), else 404. */
 export async function requireStorefront(db: Db, accountId: number, storefrontId: number): Promise<void> {
-  const row = Number.isSafeInteger(storefrontId)
-    ? await db
-        .selectFrom('installations')
-        .select('id')
-        .where('account_id', '=', accountId)
-        .where('id', '=', storefrontId)
-        .where('kind', '=', 'SALES_CHANNEL')
-        .executeTakeFirst()
-    : undefined;
-  if (!row) throw notFound(`storefront ${storefrontId} not found in this account`);
+  if (!(await isStorefrontOf(db, accountId, storefrontId))) throw notFound(`storefront ${storefrontId} not found in this account`);
 }
 
 export async function storefrontSettingsFor(db: Db, accountId: number, storefrontId: number): Promise<Record<string, string>> {
