@@ -21,7 +21,7 @@ export function registerAdminDeleteListing(app: App, deps: Deps) {
           'kept, detached from any listing: their stock still syncs and the drift route reports them with an empty ' +
           'listingId. `detachedSkus` names them.',
         params: ListingParams,
-        response: adminResponses({ 200: Type.Object({ listingId: Type.Integer(), detachedSkus: Type.Array(Type.String()) }) }, [401, 404]),
+        response: adminResponses({ 200: Type.Object({ listingId: Type.Integer(), detachedSkus: Type.Array(Type.String()) }) }, [400, 401, 404]),
       },
     },
     async (request) => {

@@ -16,7 +16,7 @@ export function registerAdminGetListing(app: App, deps: Deps) {
         summary: 'Read a listing (seller)',
         description: 'The listing in the v2 shape with every attribute, including any the storefront polls leave out for exceeding maxUniqueItems.',
         params: ListingParams,
-        response: adminResponses({ 200: ListingV2 }, [401, 404]),
+        response: adminResponses({ 200: ListingV2 }, [400, 401, 404]),
       },
     },
     async (request) => {

@@ -18,7 +18,7 @@ export function registerAdminStorefrontSettings(app: App, deps: Deps) {
         tags: TAGS,
         summary: "Read a storefront's integration-level settings",
         params: StorefrontParams,
-        response: adminResponses({ 200: Out }, [401, 404]),
+        response: adminResponses({ 200: Out }, [400, 401, 404]),
       },
     },
     async (request) => {
