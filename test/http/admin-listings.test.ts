@@ -136,4 +136,36 @@ describe('admin listings (seller create, read, edit, delete, settings)', () => {
     const kept = await t.deps.db.db.selectFrom('listing_variants').select(['sku', 'listing_id']).where('account_id', '=', s.accountId).where('sku', 'like', 'ADM-DEL-%').execute();
     assert.deepEqual(kept, [{ sku: 'ADM-DEL-1', listing_id: null }]);
   });
+
+  it('lists the account\'s listings with counts, by storefront and SKU, paged by cursor', async () => {
+    const other = await installAndExchange(t, s.accountId, 'SALES_CHANNEL', ['listing:self'], { storefrontName: 'Shop Three', name: 'Walmart' });
+    const a = await createListingViaAdmin(t, s, sampleListing('LIST-A', ['LIST-A1', 'LIST-A2']));
+    await patchListingViaAdmin(t, s, a.id, { variants: [{ sku: 'LIST-A1', channelId: 'CH-A1' }] });
+    const b = await createListingViaAdmin(t, s, sampleListing('LIST-B', ['LIST-B1']), other.installationId);
+    const list = async (query: string) => {
+      const res = await t.app.inject({ url: `/admin/accounts/${s.accountId}/listings${query}`, headers: adminHeaders });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json() as { results: { listingId: number; storefrontId: number; sku: string; variantCount: number; liveVariantCount: number }[]; nextCursor: string };
+    };
+    const mine = await list(`?storefrontId=${other.installationId}`);
+    assert.deepEqual(mine.results.map((r) => [r.listingId, r.sku, r.variantCount]), [[Number(b.id), 'LIST-B', 1]]);
+    const bySku = await list('?sku=LIST-A2');
+    assert.deepEqual(bySku.results.map((r) => [r.sku, r.variantCount, r.liveVariantCount]), [['LIST-A', 2, 1]]);
+    // Paging: every listing once, in id order.
+    const seen: number[] = [];
+    let cursor = '';
+    do {
+      const page = await list(`?pageSize=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      seen.push(...page.results.map((r) => r.listingId));
+      cursor = page.nextCursor;
+    } while (cursor !== '');
+    assert.deepEqual(seen, [...seen].sort((x, y) => x - y));
+    assert.ok(seen.includes(Number(a.id)) && seen.includes(Number(b.id)));
+    assert.equal(new Set(seen).size, seen.length);
+    const otherAccount = await seedAccount(t, 'Lister');
+    const foreignCursor = await t.app.inject({ url: `/admin/accounts/${otherAccount.accountId}/listings?cursor=${encodeURIComponent((await list('?pageSize=1')).nextCursor)}`, headers: adminHeaders });
+    assertV1Error(foreignCursor, 400, /cursor/);
+    const foreignStorefront = await t.app.inject({ url: `/admin/accounts/${otherAccount.accountId}/listings?storefrontId=${other.installationId}`, headers: adminHeaders });
+    assertV1Error(foreignStorefront, 404);
+  });
 });
