@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/tx.js';
 import { kitRecipe, productIdOf } from '../catalog/kits.js';
 import { conflict, invalidArgument, notFound } from '../errors.js';
+import { ensureStockRow } from './stock.js';
 import { touchProductInventory } from './stock-touch.js';
 
 export interface AssembledView {
@@ -31,22 +32,7 @@ export async function setAssembledQuantity(
   if (!warehouse) throw notFound(`warehouse ${warehouseId} not found`);
   if ((await kitRecipe(tx, accountId, kitId)).length === 0) throw invalidArgument(`${sku} is not a kit (it has no components)`);
   const iso = now.toISOString();
-  await tx
-    .insertInto('inventory')
-    .values({
-      account_id: accountId,
-      product_id: kitId,
-      warehouse_id: warehouseId,
-      available_quantity: 0,
-      onhand_quantity: 0,
-      reserved_quantity: 0,
-      assembled_quantity: null,
-      bin_location: null,
-      observed_at: null,
-      updated_at: iso,
-    })
-    .onConflict((oc) => oc.columns(['account_id', 'product_id', 'warehouse_id']).doNothing())
-    .execute();
+  await ensureStockRow(tx, accountId, kitId, warehouseId, now);
   const row = await tx
     .updateTable('inventory')
     .set((eb) => ({

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/tx.js';
+import type { Db } from '../../db/tx.js';
 import { refreshVariantStock } from './variant-stock-sync.js';
 
 /**
@@ -6,7 +6,7 @@ import { refreshVariantStock } from './variant-stock-sync.js';
  * channel can sell, so the product's inventory timestamp moves like any other stock change (it orders
  * GET /v1/inventory), and the listing variants' stock copy follows.
  */
-export async function touchProductInventory(tx: Tx, accountId: number, productId: number, now: Date): Promise<void> {
+export async function touchProductInventory(tx: Db, accountId: number, productId: number, now: Date): Promise<void> {
   const iso = now.toISOString();
   await tx
     .updateTable('products')

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/tx.js';
-import { refreshVariantStock } from './variant-stock-sync.js';
+import { touchProductInventory } from './stock-touch.js';
 
 /**
  * Stock counters per (product, warehouse). Every change is one conditional UPDATE … RETURNING (never
@@ -87,7 +87,7 @@ async function unitsRoutedAfter(db: Db, accountId: number, productId: number, wa
   return Number(row?.units ?? 0);
 }
 
-async function ensureStockRow(db: Db, accountId: number, productId: number, warehouseId: number, now: Date) {
+export async function ensureStockRow(db: Db, accountId: number, productId: number, warehouseId: number, now: Date) {
   await db
     .insertInto('inventory')
     .values({
@@ -166,15 +166,8 @@ export async function applyStockChange(
     }
     return { ok: false, reason: 'STALE', message: 'a newer observation of this SKU in this warehouse is already recorded' };
   }
-  await db
-    .updateTable('products')
-    .set({ inventory_updated_at: iso })
-    .where('account_id', '=', accountId)
-    .where('id', '=', productId)
-    .where('inventory_updated_at', '<', iso)
-    .execute();
-  // Listing variants carry a copy of the stock (storefront inventory polls and drift read it).
-  await refreshVariantStock(db, accountId, [productId], now);
+  // The product's inventory timestamp and the listing variants' stock copy follow.
+  await touchProductInventory(db, accountId, productId, now);
   return { ok: true, row: toStockRow(updated) };
 }
 
