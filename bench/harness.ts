@@ -1,7 +1,12 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { migrateToLatest } from '../src/db/migrations/index.js';
 import { withTx } from '../src/db/tx.js';
-import type { Deps } from '../src/deps.js';
+import { closeDeps, createDeps, type Deps } from '../src/deps.js';
 import { registerApp } from '../src/domain/accounts/apps.js';
 import { installApp } from '../src/domain/accounts/installations.js';
 import type { AppKind, Scope } from '../src/domain/accounts/principal.js';
@@ -137,4 +142,35 @@ export function runMain(main: () => Promise<void>): void {
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);
   });
+}
+
+/** The scenarios BENCH_SCENARIOS names (comma list; default all); an unknown name stops the run. */
+export function selectedScenarios<N extends string>(all: readonly N[]): N[] {
+  const selected = (process.env.BENCH_SCENARIOS ?? all.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean) as N[];
+  for (const s of selected) if (!all.includes(s)) throw new Error(`unknown scenario "${s}"`);
+  return selected;
+}
+
+/**
+ * Runs `fn` against the service as `serve` builds it: buildApp over an embedded SQLite database in a fresh
+ * temporary DATA_DIR (rate limiting off, logging silent), listening on 127.0.0.1; everything is closed and
+ * removed afterwards.
+ */
+export async function withBenchService(name: string, fn: (deps: Deps, base: string) => Promise<void>): Promise<void> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `mcs-bench-${name}-`));
+  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' });
+  const deps = createDeps(config);
+  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+  try {
+    await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+    app = await buildApp(deps);
+    await fn(deps, await app.listen({ host: '127.0.0.1', port: 0 }));
+  } finally {
+    await app?.close();
+    await closeDeps(deps);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }

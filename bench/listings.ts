@@ -21,23 +21,18 @@
  * default all), BENCH_OUTPUT (default bench/RESULTS.md, where the "## Listings benchmark" section is replaced
  * and everything else kept; "-" prints only).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Insertable, Kysely } from 'kysely';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { migrateToLatest } from '../src/db/migrations/index.js';
+import type { Insertable } from 'kysely';
 import type { Database } from '../src/db/schema.js';
 import { withTx, type Db } from '../src/db/tx.js';
-import { closeDeps, createDeps } from '../src/deps.js';
 import { createAccount } from '../src/domain/accounts/accounts.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import { newVersionId } from '../src/domain/listings/attributes.js';
 import { newVariantRow } from '../src/domain/listings/write.js';
 import { envInt, machineLines, median } from './common.js';
-import { chunks, expectOk, installPartner, resultRows, runMain, runScenarios, type Scenario as HarnessScenario, writeSection } from './harness.js';
+import { chunks, expectOk, installPartner, resultRows, runMain, runScenarios, selectedScenarios, type Scenario as HarnessScenario, withBenchService, writeSection } from './harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -148,21 +143,10 @@ interface PollPage {
 }
 
 async function main() {
-  const selected = (process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(','))
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean) as ScenarioName[];
-  for (const s of selected) if (!ALL_SCENARIOS.includes(s)) throw new Error(`unknown scenario "${s}"`);
+  const selected = selectedScenarios(ALL_SCENARIOS);
   const listingCount = Math.ceil(VARIANTS / PER_LISTING);
 
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mcs-bench-listings-'));
-  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' });
-  const deps = createDeps(config);
-  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
-  try {
-    await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
-    app = await buildApp(deps);
-    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  await withBenchService('listings', async (deps, base) => {
     const db = deps.db.db;
     const now = deps.clock.now();
     const { accountId } = await createAccount(db, { name: 'Bench seller' }, now);
@@ -250,11 +234,7 @@ async function main() {
       );
     }
     writeSection(lines.join('\n'), path.join(here, 'RESULTS.md'), 'Listings benchmark', 'Listings notes');
-  } finally {
-    await app?.close();
-    await closeDeps(deps);
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 runMain(main);

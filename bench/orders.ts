@@ -22,22 +22,17 @@
  * BENCH_SCENARIOS (comma list of the names above, default all), BENCH_OUTPUT (default bench/RESULTS.md,
  * where the "## Orders benchmark" section is replaced and everything else kept; "-" prints only).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql, type Kysely } from 'kysely';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { migrateToLatest } from '../src/db/migrations/index.js';
+import { sql } from 'kysely';
 import { withTx, type Db } from '../src/db/tx.js';
-import { closeDeps, createDeps } from '../src/deps.js';
 import { createAccount, issueSellerToken } from '../src/domain/accounts/accounts.js';
 import { SCOPES } from '../src/domain/accounts/principal.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import { oneYearBefore } from '../src/domain/orders/list-orders.js';
 import { envInt, machineLines } from './common.js';
-import { chunks, expectOk, installPartner, resultRows, runMain, runScenarios, type Scenario as HarnessScenario, writeSection } from './harness.js';
+import { chunks, expectOk, installPartner, resultRows, runMain, runScenarios, selectedScenarios, type Scenario as HarnessScenario, withBenchService, writeSection } from './harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -176,24 +171,13 @@ async function explainDeepList(db: Db, accountId: number, storefrontId: number, 
 }
 
 async function main() {
-  const selected = (process.env.BENCH_SCENARIOS ?? ALL_SCENARIOS.join(','))
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean) as ScenarioName[];
-  for (const s of selected) if (!ALL_SCENARIOS.includes(s)) throw new Error(`unknown scenario "${s}"`);
+  const selected = selectedScenarios(ALL_SCENARIOS);
   const wantsDeep = selected.includes('list-deep');
   if (wantsDeep && OPEN_ORDERS < PAGE_LENGTH * DEEP_PAGE) {
     throw new Error(`list-deep needs BENCH_OPEN_ORDERS ≥ ${PAGE_LENGTH * DEEP_PAGE}`);
   }
 
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mcs-bench-orders-'));
-  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' });
-  const deps = createDeps(config);
-  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
-  try {
-    await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
-    app = await buildApp(deps);
-    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  await withBenchService('orders', async (deps, base) => {
     const db = deps.db.db;
     const now = deps.clock.now();
 
@@ -370,11 +354,7 @@ async function main() {
     }
 
     writeSection(lines.join('\n'), path.join(here, 'RESULTS.md'), 'Orders benchmark', 'Orders notes');
-  } finally {
-    await app?.close();
-    await closeDeps(deps);
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 runMain(main);
