@@ -103,6 +103,18 @@ export const ListingV2 = Type.Object(
   { description: 'a listing (document 2.12)' },
 );
 
+/** A page of a listing poll (product_data/updated, listing/new). */
+export const ListingPage = Type.Object({
+  listings: Type.Array(ListingV2),
+  nextPageCursor: Type.String({ description: '"" on the last page' }),
+});
+
+/** A page of a variant poll (variant/inventory/updated, variant/pricing/updated). */
+export const VariantPage = Type.Object({
+  variants: Type.Array(VariantV2),
+  nextPageCursor: Type.String({ description: '"" on the last page' }),
+});
+
 /** Seller input for a variant (admin create and edit). */
 export const VariantInputSchema = Type.Object(
   {

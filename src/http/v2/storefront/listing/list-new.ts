@@ -3,8 +3,8 @@ import type { Deps } from '../../../../deps.js';
 import { listProductDataPoll } from '../../../../domain/listings/product-polls.js';
 import { principalOf } from '../../../plugins/auth.js';
 import { v2Responses } from '../../../schemas/common.js';
+import { ListingPage } from '../../../schemas/listings.js';
 import { STOREFRONT_ROUTE_CONFIG, TAGS } from '../route-config.js';
-import { ListingPage } from './list-product-data-updated.js';
 import { pollCursor, pollFilter, PollQuery } from './poll-params.js';
 
 const PATH = '/v2/storefront/listing/new';

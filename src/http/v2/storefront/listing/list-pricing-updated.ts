@@ -1,10 +1,9 @@
-import { Type } from '@sinclair/typebox';
 import type { App } from '../../../types.js';
 import type { Deps } from '../../../../deps.js';
 import { listPricingUpdatedVariants } from '../../../../domain/listings/product-polls.js';
 import { principalOf } from '../../../plugins/auth.js';
 import { v2Responses } from '../../../schemas/common.js';
-import { VariantV2 } from '../../../schemas/listings.js';
+import { VariantPage } from '../../../schemas/listings.js';
 import { STOREFRONT_ROUTE_CONFIG, TAGS } from '../route-config.js';
 import { pollCursor, pollFilter, PollQuery } from './poll-params.js';
 
@@ -26,10 +25,7 @@ export function registerListPricingUpdated(app: App, deps: Deps) {
           'you page may appear again, never be lost. An unreadable cursor is a 400. `pricing.updatedAt` is the ' +
           'change time this poll keys on.',
         querystring: PollQuery,
-        response: v2Responses(
-          { 200: Type.Object({ variants: Type.Array(VariantV2), nextPageCursor: Type.String({ description: '"" on the last page' }) }) },
-          [400, 401, 403, 429],
-        ),
+        response: v2Responses({ 200: VariantPage }, [400, 401, 403, 429]),
       },
     },
     async (request) => {

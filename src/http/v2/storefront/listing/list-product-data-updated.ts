@@ -1,17 +1,11 @@
-import { Type } from '@sinclair/typebox';
 import type { App } from '../../../types.js';
 import type { Deps } from '../../../../deps.js';
 import { listProductDataPoll } from '../../../../domain/listings/product-polls.js';
 import { principalOf } from '../../../plugins/auth.js';
 import { v2Responses } from '../../../schemas/common.js';
-import { ListingV2 } from '../../../schemas/listings.js';
+import { ListingPage } from '../../../schemas/listings.js';
 import { STOREFRONT_ROUTE_CONFIG, TAGS } from '../route-config.js';
 import { pollCursor, pollFilter, PollQuery } from './poll-params.js';
-
-export const ListingPage = Type.Object({
-  listings: Type.Array(ListingV2),
-  nextPageCursor: Type.String({ description: '"" on the last page' }),
-});
 
 const PATH = '/v2/storefront/listing/product_data/updated';
 const CURSOR_ROUTE = `GET ${PATH}`;
