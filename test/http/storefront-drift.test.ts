@@ -23,8 +23,6 @@ interface DriftBody {
   driftListings: { sku: string; listingId: string }[];
 }
 
-
-
 describe('storefront inventory drift', () => {
   const clock = manualClock(new Date('2026-11-21T12:00:00.000Z'));
   let t: TestApp;

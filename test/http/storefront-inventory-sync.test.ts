@@ -29,8 +29,6 @@ interface SkusPage {
   driftListings: { sku: string; listingId: string }[];
 }
 
-
-
 describe('storefront inventory polls and the variant stock copy', () => {
   const clock = manualClock(new Date('2026-11-21T12:00:00.000Z'));
   let t: TestApp;

@@ -67,7 +67,6 @@ async function createListing(t: TestApp, accountId: number, body: ReturnType<typ
   return res.json() as ListingJson;
 }
 
-
 describe('storefront product-data and pricing polls', () => {
   const clock = manualClock(START);
   let t: TestApp;

@@ -9,8 +9,6 @@ import { bearer, installAndExchange, seedAccount, type InstalledApp, type Seeded
 import { createListingViaAdmin, sampleListing } from '../helpers/listings.js';
 import { assertV2Error } from '../helpers/v2.js';
 
-
-
 const SUBMISSION = '/v2/storefront/listing/submission';
 
 interface Submission {

@@ -6,8 +6,6 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, installAndExchange, seedAccount, type InstalledApp, type SeededAccount } from '../helpers/fixtures.js';
 import { assertV2Error, violationFields } from '../helpers/v2.js';
 
-
-
 const fields = violationFields;
 
 const PT = '/v2/storefront/taxonomy/product_type';

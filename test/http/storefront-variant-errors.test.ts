@@ -9,7 +9,6 @@ import { bearer, installAndExchange, seedAccount, type InstalledApp, type Seeded
 import { createListingViaAdmin, sampleListing } from '../helpers/listings.js';
 import { assertV2Error, violationFields } from '../helpers/v2.js';
 
-
 /** A v2 error whose fields are asserted by the caller. */
 const assertV2ErrorFields = (res: LightMyRequestResponse, status: number, code: number, pattern?: RegExp): string[] =>
   violationFields(assertV2Error(res, status, code, pattern));
