@@ -37,7 +37,7 @@ const LinesInput = (description: string) =>
   );
 
 export const Money = Type.Object({
-  amount: Type.String({ description: 'decimal string; negative for a credit' }),
+  amount: Type.String({ description: 'decimal string with at least two decimals ("13.00", "0.00"), more only when the value has more; negative for a credit' }),
   currencyCode: Type.String({ description: 'ISO 4217' }),
 });
 const MoneyInput = Type.Optional(
