@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ALERT_TYPES, FULFILLMENT_ORDER_STATUSES, REJECTION_REASONS } from '../../domain/fulfillment/model.js';
+import { CANCELLATION_REASONS } from '../../domain/orders/fulfillment-port.js';
 import { Timestamp } from './common.js';
 import { ProtoEnum } from './proto-enum.js';
 
@@ -121,7 +122,7 @@ export const NeedToCancelResponse = Type.Object({
       externalOrderId: Type.String(),
       orderNumber: Type.String(),
       warehouseUniqueId: Type.String(),
-      reason: Type.String(),
+      reason: Type.String({ enum: ['CANCELLATION_REASON_UNSPECIFIED', ...CANCELLATION_REASONS] }),
       lines: Type.Array(Type.Object({ lineItemId: Type.String(), sku: Type.String(), quantity: Type.Integer() })),
       requestedTs: Timestamp,
     }),
@@ -291,9 +292,12 @@ export const ConfirmCancellationsResponse = Type.Object({
   results: Type.Array(Type.Object({ ...baseResult, alreadyRecorded: Type.Boolean() })),
 });
 export const RejectResponse = Type.Object({ results: Type.Array(Type.Object(baseResult)) });
+// Results answer the enum name even when the entry sent the number (resolutions §7).
+const AlertTypeName = Type.String({ enum: [...ALERT_TYPES], description: 'the enum name, whatever form the entry used' });
+
 export const AlertsResponse = Type.Object({
-  results: Type.Array(Type.Object({ fulfillmentOrderId: Type.String(), type: Type.String(), success: Type.Boolean(), errorMessage: Type.String(), alreadyOpen: Type.Boolean() })),
+  results: Type.Array(Type.Object({ fulfillmentOrderId: Type.String(), type: AlertTypeName, success: Type.Boolean(), errorMessage: Type.String(), alreadyOpen: Type.Boolean() })),
 });
 export const ResolveAlertsResponse = Type.Object({
-  results: Type.Array(Type.Object({ fulfillmentOrderId: Type.String(), type: Type.String(), success: Type.Boolean(), errorMessage: Type.String(), alreadyResolved: Type.Boolean() })),
+  results: Type.Array(Type.Object({ fulfillmentOrderId: Type.String(), type: AlertTypeName, success: Type.Boolean(), errorMessage: Type.String(), alreadyResolved: Type.Boolean() })),
 });
