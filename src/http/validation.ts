@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { protoEnumKeyword } from './schemas/proto-enum.js';
 
 // ajv-formats ships CommonJS with a default export; under NodeNext it arrives as the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -13,6 +14,7 @@ function makeAjv(options: Options): Ajv {
   const ajv = new Ajv({ allErrors: true, useDefaults: true, removeAdditional: false, strict: false, ...options });
   addFormats(ajv);
   ajv.addKeyword({ keyword: 'example' });
+  ajv.addKeyword(protoEnumKeyword);
   return ajv;
 }
 

@@ -256,7 +256,7 @@ describe('operator API: ingestions', () => {
     assert.equal(x3.statusCode, 200, x3.body);
     assert.deepEqual(
       (x3.json() as { pricing: { attributes: { id: string; moneyValue?: unknown }[] } }).pricing.attributes.map((a) => [a.id, a.moneyValue]),
-      [['price', { amount: '3', currencyCode: 'USD' }]],
+      [['price', { amount: '3.00', currencyCode: 'USD' }]],
     );
 
     const before = await snapshot();

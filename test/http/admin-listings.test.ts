@@ -30,12 +30,22 @@ describe('admin listings (seller create, read, edit, delete, settings)', () => {
       { id: 'tags', multiTextValue: { values: ['a', 'b'] } },
       { id: 'msrp', moneyValue: { amount: 19.99, currencyCode: 'USD' } },
       { id: 'bullets', multiObjectValue: { items: [{ properties: { text: { textValue: 'x' }, size: { multiObjectValue: { items: [{ properties: { w: { numericValue: 2 } } }] } } } }] } },
+      { id: 'rebate', moneyValue: { amount: '-5.5', currencyCode: 'USD' } },
+      { id: 'unit_cost', moneyValue: { amount: '1.255', currencyCode: 'USD' } },
+      { id: 'fees', multiObjectValue: { items: [{ properties: { fee: { moneyValue: { amount: '2', currencyCode: 'EUR' } } } }] } },
     );
     const listing = await createListingViaAdmin(t, s, body);
     assert.equal(listing.sku, 'ADM-GROUP');
     assert.equal(listing.productData.categoryId, 'cat-1');
     const attrs = Object.fromEntries(listing.productData.attributes.map((a) => [a.id, a]));
     assert.deepEqual(attrs['msrp']!.moneyValue, { amount: '19.99', currencyCode: 'USD' });
+    // Money renders with at least two decimals, more only when the value has more (resolutions §7)…
+    assert.deepEqual(attrs['rebate']!.moneyValue, { amount: '-5.50', currencyCode: 'USD' });
+    assert.deepEqual(attrs['unit_cost']!.moneyValue, { amount: '1.255', currencyCode: 'USD' });
+    assert.deepEqual(attrs['fees']!.multiObjectValue!.items[0]!.properties['fee']!.moneyValue, { amount: '2.00', currencyCode: 'EUR' });
+    // …while the stored value stays exactly as sent.
+    const stored = await t.deps.db.db.selectFrom('listing_attributes').select('value').where('attribute_id', '=', 'rebate').executeTakeFirstOrThrow();
+    assert.deepEqual(JSON.parse(stored.value), { moneyValue: { amount: '-5.5', currencyCode: 'USD' } });
     assert.deepEqual(attrs['weight']!.numericWithUnitsValue, { numeric: 1.5, units: 'kg' });
     assert.equal(attrs['bullets']!.multiObjectValue!.items[0]!.properties['size']!.multiObjectValue!.items[0]!.properties['w']!.numericValue, 2);
     assert.match(attrs['title']!.versionId, /^[0-9a-f]{24}$/);

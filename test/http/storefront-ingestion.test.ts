@@ -236,7 +236,7 @@ describe('v2 storefront ingestion (begin, request, end)', () => {
     );
     const [a, b] = listing.variants;
     assert.deepEqual(a!.pricing.attributes.map((x) => [x.id, x.moneyValue]), [['price', { amount: '19.99', currencyCode: 'USD' }]]);
-    assert.deepEqual(b!.pricing.attributes.map((x) => [x.id, x.moneyValue]), [['price', { amount: '5', currencyCode: 'USD' }]]);
+    assert.deepEqual(b!.pricing.attributes.map((x) => [x.id, x.moneyValue]), [['price', { amount: '5.00', currencyCode: 'USD' }]]);
     assert.deepEqual(a!.productData.attributes.map((x) => [x.id, x.textValue]), [['color', 'red']]);
     assert.equal(a!.inventory.totalQuantity, '7');
     assert.equal(a!.inventory.merchantFulfillableQuantity, '5');
@@ -247,7 +247,7 @@ describe('v2 storefront ingestion (begin, request, end)', () => {
     assert.deepEqual(g2, { channel_listing_id: 'ING-G2', has_channel_id: 1 });
     const msrp = await t.app.inject({ url: '/v2/storefront/listing/variant/ING-C', headers: bearer(seed.channel.token) });
     assert.equal(msrp.statusCode, 200, msrp.body);
-    assert.deepEqual((msrp.json() as ListingView['variants'][number]).productData.attributes[0]!.moneyValue, { amount: '12.5', currencyCode: 'USD' });
+    assert.deepEqual((msrp.json() as ListingView['variants'][number]).productData.attributes[0]!.moneyValue, { amount: '12.50', currencyCode: 'USD' });
     const products = await t.deps.db.db.selectFrom('products').select('sku').where('account_id', '=', seed.accountId).where('sku', 'like', 'ING-%').orderBy('sku').execute();
     assert.deepEqual(
       products.map((p) => p.sku),

@@ -186,6 +186,29 @@ describe('v2 storefront taxonomy', () => {
     assert.equal(row.max_unique_items, null);
   });
 
+  it('reads enum numbers inside maps (objectSpec values, objectFieldSpecs types) and null as UNSPECIFIED', async () => {
+    clock.advance(1000);
+    const res = await call('PUT', `${SPEC}/shoes/fit`, token(), {
+      attributeSpec: {
+        type: 8,
+        objectSpec: { width: 3, label: 'TYPE_TEXT', extra: null },
+        objectFieldSpecs: { cut: { type: 2, validValues: ['slim'] } },
+        level: null,
+      },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    assert.equal(body.type, 'TYPE_MULTI_OBJECT');
+    assert.deepEqual(body.objectSpec, { width: 'TYPE_NUMERIC', label: 'TYPE_TEXT', extra: 'TYPE_UNSPECIFIED' });
+    assert.deepEqual(body.objectFieldSpecs, { cut: { type: 'TYPE_SELECT', validValues: ['slim'] } });
+    assert.equal(body.level, 'LEVEL_UNSPECIFIED');
+    const bad = await call('PUT', `${SPEC}/shoes/fit`, token(), { attributeSpec: { type: 8, objectSpec: { width: 9 } } });
+    assert.equal(bad.statusCode, 400, bad.body);
+    assert.match(bad.json().message, /attributeSpec\.objectSpec\.width: must be one of TYPE_UNSPECIFIED/);
+    // Leave the product type's specs as the later tests expect them.
+    assert.equal((await call('DELETE', `${SPEC}/shoes/fit`, token())).statusCode, 200);
+  });
+
   it('accepts enum numbers, snake_case names, int64 as a number and the id in the path', async () => {
     clock.advance(1000);
     const res = await call('PUT', `${SPEC}/shoes/size`, token(), {

@@ -10,7 +10,7 @@ import { createProducts, reportStock } from './v2-inventory-support.js';
 interface Item {
   sku: string;
   warehouseUniqueId: string;
-  quantity: string;
+  quantity: number;
   lastUpdatedTs: string;
 }
 
@@ -56,7 +56,7 @@ describe('GET /v2/inventory', () => {
       [...skus].sort(),
     );
     const sku3 = body.items.find((i) => i.sku === 'SKU-3')!;
-    assert.deepEqual(sku3, { sku: 'SKU-3', warehouseUniqueId: 'WH-SECOND', quantity: '30', lastUpdatedTs: start.toISOString() });
+    assert.deepEqual(sku3, { sku: 'SKU-3', warehouseUniqueId: 'WH-SECOND', quantity: 30, lastUpdatedTs: start.toISOString() });
   });
 
   it('shows another account\'s integration only its own rows', async () => {
@@ -89,8 +89,8 @@ describe('GET /v2/inventory', () => {
     await reportStock(t, seed.inventory.token, 'WH-SECOND', [['SKU-1', 11], ['SKU-5', 55]]);
     const all = await page('');
     assert.deepEqual(all.items.slice(-2).map((i) => [i.sku, i.quantity, i.lastUpdatedTs]), [
-      ['SKU-1', '11', changedAt],
-      ['SKU-5', '55', changedAt],
+      ['SKU-1', 11, changedAt],
+      ['SKU-5', 55, changedAt],
     ]);
     const first = await page(`?updatedSince=${encodeURIComponent(changedAt)}&pageSize=1`);
     assert.deepEqual(first.items.map((i) => i.sku), ['SKU-1']);

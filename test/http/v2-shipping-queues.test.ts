@@ -72,8 +72,9 @@ describe('v2 shipping queues', () => {
       postalCode: '62701', country: 'US', phone: '555-0100', email: 'ada@example.com',
     });
     assert.deepEqual(fo.shippingPrice, { amount: '4.99', currencyCode: 'USD' });
-    assert.deepEqual(fo.shippingTax, { amount: '0', currencyCode: 'USD' });
-    assert.deepEqual(fo.discount, { amount: '1', currencyCode: 'USD' });
+    // Money amounts render with two decimals at least (resolutions §7); the order stored 0, 1 and 12.5.
+    assert.deepEqual(fo.shippingTax, { amount: '0.00', currencyCode: 'USD' });
+    assert.deepEqual(fo.discount, { amount: '1.00', currencyCode: 'USD' });
     assert.deepEqual(fo.totalPayment, { amount: '29.99', currencyCode: 'USD' });
     assert.deepEqual(fo.lines, [
       {
@@ -83,8 +84,8 @@ describe('v2 shipping queues', () => {
         quantity: 2,
         shippedQuantity: 0,
         cancelledQuantity: 0,
-        unitPrice: { amount: '12.5', currencyCode: 'USD' },
-        tax: { amount: '0', currencyCode: 'USD' },
+        unitPrice: { amount: '12.50', currencyCode: 'USD' },
+        tax: { amount: '0.00', currencyCode: 'USD' },
       },
     ]);
     assert.deepEqual(fo.openAlerts, []);

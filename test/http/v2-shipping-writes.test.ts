@@ -4,7 +4,7 @@ import { manualClock } from '../../src/lib/clock.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 import { availableBySku, createOrder, orderBody, stock, type Order } from './v1-sales-orders-helpers.js';
-import { batch, foOf, fulfillmentOrder, integrationStock, needToCancel, needToShip, type FulfillmentOrder } from './v2-shipping-support.js';
+import { assertV2Error, batch, foOf, fulfillmentOrder, integrationStock, needToCancel, needToShip, post, type FulfillmentOrder } from './v2-shipping-support.js';
 
 /** POST shipments, confirm_cancellations, reject, alerts, alerts/resolve (document 4.8, 3.5–3.7, 7.3). */
 describe('v2 shipping writes', () => {
@@ -131,7 +131,7 @@ describe('v2 shipping writes', () => {
   });
 
   describe('reject', () => {
-    it('refuses UNSPECIFIED, unknown reasons, lines and OTHER without detail; the work stays queued', async () => {
+    it('refuses UNSPECIFIED (named, 0 or absent), lines and OTHER without detail per entry; the work stays queued', async () => {
       const o = await order([{ requestedSku: 'WA', quantity: 1 }]);
       const fo = await foOf(t, seed.shipping.token, o.orderNumber);
       const id = fo.fulfillmentOrderId;
@@ -140,7 +140,7 @@ describe('v2 shipping writes', () => {
         { fulfillmentOrderId: id, reason: 'REJECTION_REASON_UNSPECIFIED' },
         { fulfillmentOrderId: id, reason: 0 },
         { fulfillmentOrderId: id },
-        { fulfillmentOrderId: id, reason: 'NOT_A_REASON' },
+        { fulfillmentOrderId: id, reason: null },
         { fulfillmentOrderId: id, reason: 'REJECTION_REASON_DAMAGED', lines: [{ lineItemId: o.products[0]!.lineItemId, quantity: 1 }] },
         { fulfillmentOrderId: id, reason: 'REJECTION_REASON_OTHER' },
         { fulfillmentOrderId: '999999', reason: 'REJECTION_REASON_DAMAGED' },
@@ -148,12 +148,45 @@ describe('v2 shipping writes', () => {
       assert.ok(results.every((r) => !r.success && r.fulfillmentOrderId !== ''), JSON.stringify(results));
       assert.match(results[0]!.errorMessage, /UNSPECIFIED is refused/);
       assert.match(results[1]!.errorMessage, /UNSPECIFIED is refused/);
-      assert.match(results[2]!.errorMessage, /reason must be one of/);
+      assert.match(results[2]!.errorMessage, /UNSPECIFIED is refused/);
+      assert.match(results[3]!.errorMessage, /UNSPECIFIED is refused/);
       assert.match(results[4]!.errorMessage, /lines are not supported/);
       assert.match(results[5]!.errorMessage, /detail is required/);
       assert.match(results[6]!.errorMessage, /not found/);
       assert.deepEqual(await snapshot(), before);
       assert.equal((await foOf(t, seed.shipping.token, o.orderNumber)).status, 'FULFILLMENT_ORDER_STATUS_NEW');
+    });
+
+    it('an unknown reason name or number fails the whole request (protojson); nothing is rejected', async () => {
+      const o = await order([{ requestedSku: 'WA', quantity: 1 }]);
+      const id = (await foOf(t, seed.shipping.token, o.orderNumber)).fulfillmentOrderId;
+      const before = await snapshot();
+      for (const [bad, field] of [
+        ['NOT_A_REASON', 'rejections[1].reason'],
+        [6, 'rejections[1].reason'],
+        [-1, 'rejections[1].reason'],
+        ['rejection_reason_damaged', 'rejections[1].reason'],
+      ] as const) {
+        const res = await post(t, seed.shipping.token, '/v2/shipping/fulfillment_orders/reject', {
+          rejections: [
+            { fulfillmentOrderId: id, reason: 'REJECTION_REASON_DAMAGED' },
+            { fulfillmentOrderId: id, reason: bad },
+          ],
+        });
+        assertV2Error(res, 400, 3, /rejections\[1\]\.reason: must be one of REJECTION_REASON_UNSPECIFIED, .*REJECTION_REASON_OTHER \(or its number, 0 to 5\)/);
+        const details = (res.json() as { details: { fieldViolations: { field: string }[] }[] }).details;
+        assert.deepEqual(details[0]!.fieldViolations.map((v) => v.field), [field]);
+      }
+      assert.deepEqual(await snapshot(), before);
+    });
+
+    it('reads a reason sent as its number and stores its name', async () => {
+      const o = await order([{ requestedSku: 'WA', quantity: 1 }]);
+      const id = (await foOf(t, seed.shipping.token, o.orderNumber)).fulfillmentOrderId;
+      const [r] = await reject([{ fulfillmentOrderId: id, reason: 2 }]);
+      assert.ok(r!.success, r!.errorMessage);
+      const row = await t.deps.db.db.selectFrom('fulfillment_orders').select(['status', 'rejection_reason']).where('id', '=', Number(id)).executeTakeFirstOrThrow();
+      assert.deepEqual(row, { status: 'REJECTED', rejection_reason: 'REJECTION_REASON_DAMAGED' });
     });
 
     it('refuses a part-shipped or partly cancelled order', async () => {
@@ -326,7 +359,8 @@ describe('v2 shipping writes', () => {
         { fulfillmentOrderId: '999999', type: 'ALERT_TYPE_LOST', message: 'x' },
       ]);
       assert.deepEqual(raised[0], { fulfillmentOrderId: id, type: 'ALERT_TYPE_LATE_SHIPMENT', success: true, errorMessage: '', alreadyOpen: false });
-      assert.deepEqual(raised[1], { fulfillmentOrderId: id, type: '2', success: true, errorMessage: '', alreadyOpen: true });
+      // Sent as its number (2), answered with the enum name.
+      assert.deepEqual(raised[1], { fulfillmentOrderId: id, type: 'ALERT_TYPE_LATE_SHIPMENT', success: true, errorMessage: '', alreadyOpen: true });
       assert.match(raised[2]!.errorMessage, /UNSPECIFIED is refused/);
       assert.match(raised[3]!.errorMessage, /not a line of this fulfillment order/);
       assert.match(raised[4]!.errorMessage, /not found/);
@@ -350,6 +384,49 @@ describe('v2 shipping writes', () => {
       // A new alert of the same type can be opened once the old one is resolved.
       const [reopened] = await batch(t, seed.shipping.token, 'fulfillment_orders/alerts', 'alerts', [{ fulfillmentOrderId: id, type: 'ALERT_TYPE_LATE_SHIPMENT', message: 'again' }]);
       assert.equal(reopened!.alreadyOpen, false);
+    });
+
+    it('takes types by number and echoes names; absent is UNSPECIFIED (entry fails)', async () => {
+      const o = await order([{ requestedSku: 'WA', quantity: 1 }]);
+      const id = (await foOf(t, seed.shipping.token, o.orderNumber)).fulfillmentOrderId;
+      const raised = await batch(t, seed.shipping.token, 'fulfillment_orders/alerts', 'alerts', [
+        { fulfillmentOrderId: id, type: 3, message: 'lost in transit' },
+        { fulfillmentOrderId: id, message: 'no type' },
+        { fulfillmentOrderId: id, type: 0, message: 'zero' },
+      ]);
+      assert.deepEqual(raised.map((r) => [r.type, r.success]), [
+        ['ALERT_TYPE_LOST', true],
+        ['ALERT_TYPE_UNSPECIFIED', false],
+        ['ALERT_TYPE_UNSPECIFIED', false],
+      ]);
+      const stored = await t.deps.db.db.selectFrom('fulfillment_alerts').select('type').where('fulfillment_order_id', '=', Number(id)).execute();
+      assert.deepEqual(stored, [{ type: 'ALERT_TYPE_LOST' }]);
+      const resolved = await batch(t, seed.shipping.token, 'fulfillment_orders/alerts/resolve', 'resolutions', [{ fulfillmentOrderId: id, type: 3, resolution: 'found' }]);
+      assert.deepEqual(resolved[0], { fulfillmentOrderId: id, type: 'ALERT_TYPE_LOST', success: true, errorMessage: '', alreadyResolved: false });
+    });
+
+    it('an unknown type name or number fails the whole request; nothing is raised or resolved', async () => {
+      const o = await order([{ requestedSku: 'WA', quantity: 1 }]);
+      const id = (await foOf(t, seed.shipping.token, o.orderNumber)).fulfillmentOrderId;
+      await batch(t, seed.shipping.token, 'fulfillment_orders/alerts', 'alerts', [{ fulfillmentOrderId: id, type: 'ALERT_TYPE_OTHER', message: 'open' }]);
+      const before = await snapshot();
+      for (const bad of ['ALERT_TYPE_BOGUS', 5, 1.5]) {
+        const raise = await post(t, seed.shipping.token, '/v2/shipping/fulfillment_orders/alerts', {
+          alerts: [
+            { fulfillmentOrderId: id, type: 'ALERT_TYPE_LOST', message: 'valid entry' },
+            { fulfillmentOrderId: id, type: bad, message: 'bad entry' },
+          ],
+        });
+        assertV2Error(raise, 400, 3, /alerts\[1\]\.type: must be/);
+        const resolve = await post(t, seed.shipping.token, '/v2/shipping/fulfillment_orders/alerts/resolve', {
+          resolutions: [
+            { fulfillmentOrderId: id, type: 'ALERT_TYPE_OTHER', resolution: 'valid entry' },
+            { fulfillmentOrderId: id, type: bad },
+          ],
+        });
+        assertV2Error(resolve, 400, 3, /resolutions\[1\]\.type: must be/);
+      }
+      assert.deepEqual(await snapshot(), before);
     });
   });
 });

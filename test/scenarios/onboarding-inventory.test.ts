@@ -123,11 +123,11 @@ describe('scenario: operator onboards a seller, partners connect and share inven
     });
     assert.equal(late.json().results[0].stale, true);
 
-    // The 3PL's listing reads back exactly its own stock, with int64 as strings.
+    // The 3PL's listing reads back exactly its own stock; quantity is an int32, so a JSON number.
     const listing = await t.app.inject({ url: '/v2/inventory?pageSize=10', headers: tplAuth });
     assert.deepEqual(
       listing.json().items.map((i: Record<string, unknown>) => [i.sku, i.warehouseUniqueId, i.quantity]),
-      [['MUG-01', 'FS-WEST-1', '30']],
+      [['MUG-01', 'FS-WEST-1', 30]],
     );
     assert.equal(listing.json().nextCursor, '');
 

@@ -69,7 +69,7 @@ describe('storefront sync scenario: ingestion → edit → poll → submit → s
     assert.ok(ingested.variants.every((v) => v.channelId !== ''), 'ingested variants are live on the channel');
     const red = ingested.variants.find((v) => v.sku === 'SYNC-RED')!;
     assert.equal(red.inventory.totalQuantity, '5');
-    assert.deepEqual(red.pricing.attributes.find((a) => a.id === 'price')?.moneyValue, { amount: '12.5', currencyCode: 'USD' });
+    assert.deepEqual(red.pricing.attributes.find((a) => a.id === 'price')?.moneyValue, { amount: '12.50', currencyCode: 'USD' });
 
     // Both variants were never sent any inventory: after stableFor they drift; the channel sends and records.
     clock.advance(16 * MINUTE);

@@ -1,9 +1,8 @@
-import { enumByNameOrNumber } from '../../lib/proto-enum.js';
 import type { Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import { invalidArgument, notFound } from '../errors.js';
 import { findOwnFulfillmentOrder, parseFulfillmentOrderId, touchFulfillmentOrder, type FulfillmentOrderRow } from './access.js';
-import { ALERT_TYPES, type AlertType } from './model.js';
+import type { AlertType } from './model.js';
 
 /**
  * Alerts (document 2.18, 3.6; resolutions §4): at most one OPEN alert per type per fulfillment order per
@@ -14,9 +13,8 @@ function openKey(foId: number, type: AlertType, raisedBy: number | null): string
   return `${foId}:${type}:${raisedBy ?? 'service'}`;
 }
 
-export function alertTypeOf(raw: unknown): AlertType {
-  const type = enumByNameOrNumber(ALERT_TYPES, raw);
-  if (!type) throw invalidArgument(`type must be one of ${ALERT_TYPES.slice(1).join(', ')}`);
+/** Document 7.3 rule 4: the proto default names no kind of alert, so it fails the entry. */
+function refuseUnspecified(type: AlertType): AlertType {
   if (type === 'ALERT_TYPE_UNSPECIFIED') throw invalidArgument('type ALERT_TYPE_UNSPECIFIED is refused: name the kind of alert');
   return type;
 }
@@ -59,7 +57,8 @@ async function ownOrder(tx: Tx, principal: Principal, raw: unknown): Promise<Ful
 
 export interface RaiseAlertEntry {
   fulfillmentOrderId: unknown;
-  type: unknown;
+  /** Already a name: the HTTP layer reads names and numbers (an unknown one never gets here). */
+  type: AlertType;
   message: string | null;
   lineItemId: string | null;
 }
@@ -67,7 +66,7 @@ export interface RaiseAlertEntry {
 /** POST alerts entry: returns alreadyOpen (success either way). */
 export async function raiseAlert(tx: Tx, principal: Principal, entry: RaiseAlertEntry, now: Date): Promise<{ alreadyOpen: boolean }> {
   const fo = await ownOrder(tx, principal, entry.fulfillmentOrderId);
-  const type = alertTypeOf(entry.type);
+  const type = refuseUnspecified(entry.type);
   let lineId: number | null = null;
   if (entry.lineItemId !== null && entry.lineItemId !== '') {
     const route = /^\d{1,15}$/.test(entry.lineItemId)
@@ -89,14 +88,14 @@ export async function raiseAlert(tx: Tx, principal: Principal, entry: RaiseAlert
 
 export interface ResolveAlertEntry {
   fulfillmentOrderId: unknown;
-  type: unknown;
+  type: AlertType;
   resolution: string | null;
 }
 
 /** Closes the caller's own open alert of that type; alreadyResolved when none was open (still success). */
 export async function resolveAlert(tx: Tx, principal: Principal, entry: ResolveAlertEntry, now: Date): Promise<{ alreadyResolved: boolean }> {
   const fo = await ownOrder(tx, principal, entry.fulfillmentOrderId);
-  const type = alertTypeOf(entry.type);
+  const type = refuseUnspecified(entry.type);
   const closed = await tx
     .updateTable('fulfillment_alerts')
     .set({ status: 'RESOLVED', open_key: null, resolution: entry.resolution ?? '', resolved_ts: now.toISOString() })

@@ -1,17 +1,17 @@
-import { enumByNameOrNumber } from '../../lib/proto-enum.js';
 import type { Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import { failedPrecondition, invalidArgument, notFound } from '../errors.js';
 import { recomputeOrderStatus } from '../orders/status.js';
 import { findOwnFulfillmentOrder, parseFulfillmentOrderId, routeTotals } from './access.js';
 import { openAlert } from './alerts.js';
-import { REJECTION_REASONS } from './model.js';
+import type { RejectionReason } from './model.js';
 import { rerouteRejectedUnits } from './reroute.js';
 import { syncFulfillmentOrders } from './sync.js';
 
 export interface RejectEntry {
   fulfillmentOrderId: unknown;
-  reason: unknown;
+  /** Already a name: the HTTP layer reads names and numbers (an unknown one never gets here). */
+  reason: RejectionReason;
   detail: string | null;
   /** Partial rejections are unsupported (document 4.8, 7.3 rule 3): any line fails the entry. */
   lines: unknown[] | null;
@@ -20,7 +20,7 @@ export interface RejectEntry {
 /**
  * The partner declines a whole fulfillment order (document 4.8, 3.5; resolutions §6: NEW/ACCEPTED →
  * REJECTED). It leaves need_to_ship at once. A repeat of a recorded rejection succeeds and changes nothing.
- * Refused: REJECTION_REASON_UNSPECIFIED (and unknown reasons), REJECTION_REASON_OTHER without detail, lines,
+ * Refused: REJECTION_REASON_UNSPECIFIED (document 7.3 rule 4), REJECTION_REASON_OTHER without detail, lines,
  * and an order that has shipped, part-shipped or been (partly) cancelled.
  * The units are handed back: re-routed where other warehouses have stock (rerouteRejectedUnits), new
  * fulfillment orders created for shipping warehouses they land in; whatever cannot be placed stays held and
@@ -31,8 +31,7 @@ export async function rejectFulfillmentOrder(tx: Tx, principal: Principal, entry
   const id = parseFulfillmentOrderId(entry.fulfillmentOrderId);
   const fo = id === null ? null : await findOwnFulfillmentOrder(tx, principal, { id });
   if (!fo) throw notFound(`fulfillment order ${String(entry.fulfillmentOrderId ?? '')} not found`);
-  const reason = enumByNameOrNumber(REJECTION_REASONS, entry.reason);
-  if (!reason) throw invalidArgument(`reason must be one of ${REJECTION_REASONS.slice(1).join(', ')}`);
+  const reason = entry.reason;
   if (reason === 'REJECTION_REASON_UNSPECIFIED') throw invalidArgument('reason REJECTION_REASON_UNSPECIFIED is refused: say why the order is declined');
   if (entry.lines !== null && entry.lines.length > 0) {
     throw invalidArgument('lines are not supported on a rejection: omit lines to decline the whole order');

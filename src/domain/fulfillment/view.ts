@@ -4,6 +4,7 @@ import type { Address } from '../orders/model.js';
 import type { FulfillmentOrderRow } from './access.js';
 import { derivedStatus, ORDER_CURRENCY, type FulfillmentOrderStatus } from './model.js';
 import { accountFilterById } from '../../db/tenancy.js';
+import { moneyAmountText } from '../../lib/money.js';
 
 /** The v2 fulfillment order (document 2.18), with lines derived from the routes (units still owed). */
 
@@ -65,7 +66,7 @@ export interface FulfillmentOrderV2 {
   totalPayment: Money;
 }
 
-const money = (amount: string | null | undefined): Money => ({ amount: amount ?? '0', currencyCode: ORDER_CURRENCY });
+const money = (amount: string | null | undefined): Money => ({ amount: moneyAmountText(amount ?? '0'), currencyCode: ORDER_CURRENCY });
 
 function shipToOf(text: string | null): ShipToV2 | undefined {
   if (text === null) return undefined;

@@ -18,7 +18,7 @@ export type UpdateFailureReason = (typeof UPDATE_FAILURE_REASONS)[number];
 export interface InventoryUpdateEntry {
   sku: string | null;
   warehouseUniqueId: string | null;
-  /** int64 as a JSON string or number; checked here so a bad one fails only its entry. */
+  /** int32 as a JSON number or string (proto3 JSON); checked here so a bad one fails only its entry. */
   quantity: string | number | null;
   binLocation: string | null;
 }

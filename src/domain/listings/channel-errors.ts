@@ -1,4 +1,3 @@
-import { enumByNameOrNumber } from '../../lib/proto-enum.js';
 import type { Db, Tx } from '../../db/tx.js';
 import { invalidField, notFound } from '../errors.js';
 import { applyAttributeLimits, attributeLimitsFor } from './attribute-limits.js';
@@ -45,11 +44,11 @@ export interface ChannelErrorView extends ChannelErrorInput {
   createdAt: string;
 }
 
-/** Raw error entry as the wire carries it (names or numbers for enums, absent = proto default). */
+/** An error entry as the wire carries it, enums already read as names (absent = proto default). */
 export interface RawChannelError {
   attributeIds?: string[] | null;
-  severity?: unknown;
-  type?: unknown;
+  severity?: ErrorSeverity | null;
+  type?: ErrorType | null;
   message?: string | null;
 }
 
@@ -58,10 +57,8 @@ export function readChannelErrors(path: string, raw: readonly RawChannelError[])
   if (raw.length > MAX_CHANNEL_ERRORS) throw invalidField(path, `at most ${MAX_CHANNEL_ERRORS} entries per report`);
   return raw.map((entry, i) => {
     const at = `${path}[${i}]`;
-    const severity = entry.severity === undefined || entry.severity === null ? 'SEVERITY_UNSPECIFIED' : enumByNameOrNumber(ERROR_SEVERITIES, entry.severity);
-    if (!severity) throw invalidField(`${at}.severity`, `must be one of ${ERROR_SEVERITIES.join(', ')} (or the enum number)`);
-    const type = entry.type === undefined || entry.type === null ? 'TYPE_UNSPECIFIED' : enumByNameOrNumber(ERROR_TYPES, entry.type);
-    if (!type) throw invalidField(`${at}.type`, `must be one of ${ERROR_TYPES.join(', ')} (or the enum number)`);
+    const severity = entry.severity ?? 'SEVERITY_UNSPECIFIED';
+    const type = entry.type ?? 'TYPE_UNSPECIFIED';
     const message = entry.message ?? '';
     if (MESSAGE_REQUIRED.has(type) && message.trim() === '') {
       throw invalidField(`${at}.message`, `is required when type is ${type}`);

@@ -1,3 +1,4 @@
+import { enumByNameOrNumber } from '../../lib/proto-enum.js';
 import { invalidArgument, type FieldViolation } from '../errors.js';
 
 /**
@@ -133,8 +134,7 @@ function readList(value: unknown, name: string, violations: FieldViolation[]): s
 
 function readEnum<T extends string>(value: unknown, name: string, values: readonly T[], violations: FieldViolation[]): T {
   if (value === undefined || value === null) return values[0]!;
-  const found =
-    typeof value === 'number' ? (Number.isInteger(value) ? values[value] : undefined) : typeof value === 'string' ? values.find((v) => v === value) : undefined;
+  const found = enumByNameOrNumber(values, value);
   if (found === undefined) {
     violations.push({ field: name, description: `must be one of ${values.join(', ')} (or the enum number 0–${values.length - 1})` });
     return values[0]!;

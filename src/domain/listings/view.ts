@@ -4,7 +4,8 @@ import { accountFilterById } from '../../db/tenancy.js';
 import type { Db } from '../../db/tx.js';
 import { applyAttributeLimits, attributeLimitsFor, type AttributeLimits } from './attribute-limits.js';
 import { loadAttributes, ownerKey, type AttributeGroups } from './attributes.js';
-import type { AttributeGroupName, AttributeValue, ListingView, SaleInput, VariantView } from './model.js';
+import { moneyAmountText } from '../../lib/money.js';
+import type { AttributeGroupName, AttributeValue, AttributeValueKinds, ListingView, SaleInput, VariantView } from './model.js';
 import { storefrontSettingsFor } from './storefront-settings.js';
 
 /**
@@ -37,9 +38,23 @@ function limited(values: AttributeValue[], limits: Map<string, number> | undefin
   return options.forPoll ? applyAttributeLimits(values, limits).kept : values;
 }
 
-/** An attribute value as served: unset timestamps are absent (proto3 messages), value kinds as stored. */
+/** Value kinds as stored, money amounts (also inside multi-object items) padded for output. */
+function outKinds<T extends AttributeValueKinds>(v: T): T {
+  if (v.moneyValue) return { ...v, moneyValue: { ...v.moneyValue, amount: moneyAmountText(v.moneyValue.amount) } };
+  if (v.multiObjectValue) {
+    const items = v.multiObjectValue.items.map((item) => ({
+      ...item,
+      // fromEntries keeps any key (even "__proto__") an own property.
+      properties: Object.fromEntries(Object.entries(item.properties).map(([key, value]) => [key, outKinds(value)])),
+    }));
+    return { ...v, multiObjectValue: { ...v.multiObjectValue, items } };
+  }
+  return v;
+}
+
+/** An attribute value as served: unset timestamps are absent (proto3 messages), money as moneyAmountText. */
 function outValue(v: AttributeValue): AttributeValue {
-  const { submittedAt, ...rest } = v;
+  const { submittedAt, ...rest } = outKinds(v);
   return (submittedAt === null ? rest : { ...rest, submittedAt }) as AttributeValue;
 }
 

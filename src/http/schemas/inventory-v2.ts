@@ -6,7 +6,8 @@ import { Timestamp } from './common.js';
 /**
  * v2 inventory shapes (resolutions §4). Inputs accept the camelCase and the snake_case field names
  * (resolutions §0), so both spellings appear below and the handler picks whichever was sent; unknown
- * fields are ignored. Outputs are camelCase with int64 as strings.
+ * fields are ignored. Outputs are camelCase; quantities are int32 in the production definition, so JSON
+ * numbers (proto3 JSON writes only int64 as strings).
  */
 
 const example = {
@@ -37,7 +38,7 @@ export type ListInventoryQuery = Static<typeof ListInventoryQuery>;
 export const InventoryItem = Type.Object({
   sku: Type.String(),
   warehouseUniqueId: Type.String({ description: 'the integration\'s own id of the warehouse' }),
-  quantity: Type.String({ description: 'on-hand units (int64 as a string)' }),
+  quantity: Type.Integer({ description: 'on-hand units: a JSON number (int32 in the production definition, so not an int64 string)' }),
   lastUpdatedTs: Timestamp,
 });
 
@@ -50,7 +51,7 @@ export const ListInventoryResponse = Type.Object(
     description: 'one page of stock rows',
     examples: [
       {
-        items: [{ sku: example.sku, warehouseUniqueId: example.warehouseUniqueId, quantity: '42', lastUpdatedTs: example.observedTs }],
+        items: [{ sku: example.sku, warehouseUniqueId: example.warehouseUniqueId, quantity: 42, lastUpdatedTs: example.observedTs }],
         nextCursor: '',
       },
     ],
@@ -62,7 +63,7 @@ export const InventoryUpdateInput = Type.Object(
     sku: OptionalText('the SKU (must already exist; v2 does not create products)'),
     warehouseUniqueId: OptionalText('one of the integration\'s warehouses (GET /v2/inventory/warehouses)'),
     warehouse_unique_id: OptionalText('snake_case alias of warehouseUniqueId'),
-    quantity: Type.Optional(Int64Like('absolute on-hand units: a whole number ≥ 0, as a JSON string or number')),
+    quantity: Type.Optional(Int64Like('absolute on-hand units: a whole number from 0 to 2147483647 (int32), as a JSON number or string')),
     binLocation: OptionalText('bin location of the units; empty keeps the current one'),
     bin_location: OptionalText('snake_case alias of binLocation'),
   },
@@ -85,7 +86,7 @@ export const UpdateInventoryBody = Type.Object(
   },
   {
     additionalProperties: true,
-    examples: [{ updates: [{ sku: example.sku, warehouseUniqueId: example.warehouseUniqueId, quantity: '42', binLocation: 'A-01-3' }], observedTs: example.observedTs }],
+    examples: [{ updates: [{ sku: example.sku, warehouseUniqueId: example.warehouseUniqueId, quantity: 42, binLocation: 'A-01-3' }], observedTs: example.observedTs }],
   },
 );
 export type UpdateInventoryBody = Static<typeof UpdateInventoryBody>;

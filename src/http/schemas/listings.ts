@@ -13,7 +13,7 @@ const ValueKinds = {
   numericWithUnitsValue: Type.Optional(Type.Object({ numeric: Type.Number(), units: Type.String() })),
   multiTextValue: Type.Optional(Type.Object({ values: Type.Array(Type.String()) })),
   moneyValue: Type.Optional(
-    Type.Object({ amount: Type.String({ description: 'decimal string, negative for a credit' }), currencyCode: Type.String({ description: 'ISO 4217' }) }),
+    Type.Object({ amount: Type.String({ description: 'decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit' }), currencyCode: Type.String({ description: 'ISO 4217' }) }),
   ),
   multiObjectValue: Type.Optional(
     Type.Object({

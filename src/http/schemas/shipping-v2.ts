@@ -1,12 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ALERT_TYPES, FULFILLMENT_ORDER_STATUSES, REJECTION_REASONS } from '../../domain/fulfillment/model.js';
+import { CANCELLATION_REASONS } from '../../domain/orders/fulfillment-port.js';
 import { Timestamp } from './common.js';
+import { ProtoEnum } from './proto-enum.js';
 
 /**
  * v2 shipping shapes (document 2.18, 4.8; resolutions §4). Inputs accept camelCase and snake_case field
- * names (resolutions §0) and enum names or numbers; the handlers pick whichever spelling was sent and
- * check values per entry (an entry failure is success false, never a 400 for the whole batch). Outputs
- * are camelCase; int32 quantities are JSON numbers.
+ * names (resolutions §0); the handlers pick whichever spelling was sent and check values per entry (an
+ * entry failure is success false). Enums are names or numbers, read by ProtoEnum: an unknown one fails the
+ * whole request, as protojson does (resolutions §7). Outputs are camelCase; int32 quantities are JSON numbers.
  */
 
 export const MAX_BATCH = 100;
@@ -15,8 +17,6 @@ const batch = <T extends ReturnType<typeof Type.Object>>(item: T, what: string) 
 
 const Text = (description: string) => Type.Optional(Type.Union([Type.String(), Type.Null()], { description }));
 const IdInput = (description: string) => Type.Optional(Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'], description }));
-const EnumInput = (values: readonly string[], description: string) =>
-  Type.Optional(Type.Unsafe<string | number | null>({ type: ['string', 'integer', 'null'], description: `${description}: ${values.join(', ')} (or the enum number)` }));
 const LinesInput = (description: string) =>
   Type.Optional(
     Type.Union(
@@ -38,7 +38,7 @@ const LinesInput = (description: string) =>
   );
 
 export const Money = Type.Object({
-  amount: Type.String({ description: 'decimal string; negative for a credit' }),
+  amount: Type.String({ description: 'decimal string with at least two decimals ("13.00", "0.00"), more only when the value has more; negative for a credit' }),
   currencyCode: Type.String({ description: 'ISO 4217' }),
 });
 const MoneyInput = Type.Optional(
@@ -122,7 +122,7 @@ export const NeedToCancelResponse = Type.Object({
       externalOrderId: Type.String(),
       orderNumber: Type.String(),
       warehouseUniqueId: Type.String(),
-      reason: Type.String(),
+      reason: Type.String({ enum: ['CANCELLATION_REASON_UNSPECIFIED', ...CANCELLATION_REASONS] }),
       lines: Type.Array(Type.Object({ lineItemId: Type.String(), sku: Type.String(), quantity: Type.Integer() })),
       requestedTs: Timestamp,
     }),
@@ -223,7 +223,7 @@ export const RejectBody = Type.Object(
         {
           fulfillmentOrderId: FoId,
           fulfillment_order_id: FoIdSnake,
-          reason: EnumInput(REJECTION_REASONS, 'required; REJECTION_REASON_UNSPECIFIED is refused'),
+          reason: ProtoEnum(REJECTION_REASONS, 'required: REJECTION_REASON_UNSPECIFIED (or absent) fails the entry'),
           detail: Text('free text shown to the seller with the reason; required with REJECTION_REASON_OTHER'),
           lines: LinesInput('unsupported: any line fails the entry; omit to decline the whole order'),
         },
@@ -243,7 +243,7 @@ export const AlertsBody = Type.Object(
         {
           fulfillmentOrderId: FoId,
           fulfillment_order_id: FoIdSnake,
-          type: EnumInput(ALERT_TYPES, 'ALERT_TYPE_UNSPECIFIED is refused'),
+          type: ProtoEnum(ALERT_TYPES, 'ALERT_TYPE_UNSPECIFIED (or absent) fails the entry'),
           message: Text('shown to the seller'),
           lineItemId: IdInput('optional: scopes the alert to one line'),
           line_item_id: IdInput('snake_case alias of lineItemId'),
@@ -264,7 +264,7 @@ export const ResolveAlertsBody = Type.Object(
         {
           fulfillmentOrderId: FoId,
           fulfillment_order_id: FoIdSnake,
-          type: EnumInput(ALERT_TYPES, 'the type of your open alert to close'),
+          type: ProtoEnum(ALERT_TYPES, 'the type of your open alert to close; ALERT_TYPE_UNSPECIFIED (or absent) fails the entry'),
           resolution: Text('stored with the alert and shown to the seller'),
         },
         { additionalProperties: true },
@@ -292,9 +292,12 @@ export const ConfirmCancellationsResponse = Type.Object({
   results: Type.Array(Type.Object({ ...baseResult, alreadyRecorded: Type.Boolean() })),
 });
 export const RejectResponse = Type.Object({ results: Type.Array(Type.Object(baseResult)) });
+// Results answer the enum name even when the entry sent the number (resolutions §7).
+const AlertTypeName = Type.String({ enum: [...ALERT_TYPES], description: 'the enum name, whatever form the entry used' });
+
 export const AlertsResponse = Type.Object({
-  results: Type.Array(Type.Object({ fulfillmentOrderId: Type.String(), type: Type.String(), success: Type.Boolean(), errorMessage: Type.String(), alreadyOpen: Type.Boolean() })),
+  results: Type.Array(Type.Object({ fulfillmentOrderId: Type.String(), type: AlertTypeName, success: Type.Boolean(), errorMessage: Type.String(), alreadyOpen: Type.Boolean() })),
 });
 export const ResolveAlertsResponse = Type.Object({
-  results: Type.Array(Type.Object({ fulfillmentOrderId: Type.String(), type: Type.String(), success: Type.Boolean(), errorMessage: Type.String(), alreadyResolved: Type.Boolean() })),
+  results: Type.Array(Type.Object({ fulfillmentOrderId: Type.String(), type: AlertTypeName, success: Type.Boolean(), errorMessage: Type.String(), alreadyResolved: Type.Boolean() })),
 });

@@ -3,11 +3,13 @@ import { ERROR_SEVERITIES, ERROR_TYPES, MAX_CHANNEL_ERRORS } from '../../domain/
 import { STANDARD_STATUSES, V1_LISTING_STATUSES } from '../../domain/listings/variant-status.js';
 import { SUBMISSION_STATUSES } from '../../domain/listings/submissions.js';
 import { Timestamp } from './common.js';
+import { ProtoEnum } from './proto-enum.js';
 
 /**
  * Shapes of the submission, channel error, channel id and variant status routes (document 2.2, 2.13, 2.14;
- * resolutions §4). v2 inputs accept camelCase and snake_case names, enum names or numbers, and null for
- * "not set" (resolutions §0); unknown fields are ignored. Handlers read whichever spelling was sent.
+ * resolutions §4). v2 inputs accept camelCase and snake_case names, enum names or numbers (ProtoEnum turns
+ * numbers into names and refuses unknown ones for the whole request), and null for "not set" (resolutions
+ * §0); unknown fields are ignored. Handlers read whichever spelling was sent.
  */
 
 export const MAX_SUBMISSIONS = 100;
@@ -22,10 +24,6 @@ const StrMap = (description?: string) => nullable<Record<string, string>>({ addi
 const Bool = (description?: string) => nullable<boolean>({}, 'boolean', description);
 const ListOf = <T extends TSchema>(items: T, maxItems: number, description?: string) =>
   nullable<Static<T>[]>({ items, maxItems }, 'array', description);
-const EnumInput = (values: readonly string[], description: string) =>
-  Type.Optional(
-    Type.Unsafe<string | number | null>({ type: ['string', 'integer', 'null'], description: `${description}: ${values.join(', ')} (or the enum number)` }),
-  );
 
 type Snake<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${Snake<T>}` : S;
 const snakeOf = (camel: string) => camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -118,7 +116,7 @@ export const UpdateSubmissionBody = Type.Object(
     ...both('contentReceived', Str("the channel's answer; replaces the stored one when sent")),
     metadata: StrMap('replaces the stored map when sent'),
     ...both('changedAt', Str('RFC 3339 with a time zone; when the status changed (default now)')),
-    status: EnumInput(SUBMISSION_STATUSES, 'status'),
+    status: ProtoEnum(SUBMISSION_STATUSES, 'status'),
   },
   { additionalProperties: true },
 );
@@ -130,8 +128,8 @@ export const VariantSkuParams = Type.Object({ sku: Type.String({ description: 'a
 const ChannelErrorInput = Type.Object(
   {
     ...both('attributeIds', StrList('attribute ids the error is about')),
-    severity: EnumInput(ERROR_SEVERITIES, 'severity'),
-    type: EnumInput(ERROR_TYPES, 'type'),
+    severity: ProtoEnum(ERROR_SEVERITIES, 'severity'),
+    type: ProtoEnum(ERROR_TYPES, 'type'),
     message: Str('required for TYPE_OTHER and TYPE_TOO_MANY_VALUES'),
   },
   { additionalProperties: true },
@@ -152,7 +150,7 @@ export const ChannelIdBody = Type.Object({ ...both('channelId', Str('the channel
 
 export const VariantStatusBody = Type.Object(
   {
-    status: EnumInput(STANDARD_STATUSES, 'status'),
+    status: ProtoEnum(STANDARD_STATUSES, 'status'),
     ...both('channelStatus', Str("the channel's own status text")),
     ...both('channelId', Str('when non-empty, also sets the variant\'s channel id')),
     ...both('listingUrl', Str()),

@@ -1,12 +1,14 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { SPEC_CLASSIFICATIONS, SPEC_LEVELS, SPEC_TYPES, SPEC_USAGES } from '../../domain/listings/taxonomy-spec.js';
 import { Timestamp } from './common.js';
+import { ProtoEnum, ProtoEnumValue } from './proto-enum.js';
 
 /**
  * Storefront taxonomy shapes (document 2.15, resolutions §4). Outputs are proto3 JSON: every field emitted
  * ("" / [] / {} / "0"), enums by name, maxUniqueItems an int64 string. Inputs accept camelCase or
- * snake_case names, enums by name or number, null for unset; the domain (taxonomy-spec.ts) checks the
- * values and names each bad field, so the schemas here only describe and catch wrong JSON types.
+ * snake_case names, enums by name or number (ProtoEnum: an unknown one is a 400 naming the field, numbers
+ * become names), null for unset; the domain (taxonomy-spec.ts) checks the other values and names each bad
+ * field, so the schemas here otherwise only describe and catch wrong JSON types.
  */
 
 const ID_PATTERN_DOC = 'non-empty, at most 256 characters';
@@ -30,13 +32,6 @@ const ListInput = (description: string) =>
   Type.Optional(Type.Unsafe<string[] | null>({ type: ['array', 'null'], items: { type: 'string' }, description }));
 const MapInput = <T extends TSchema>(values: T, description: string) =>
   Type.Optional(Type.Unsafe<Record<string, Static<T>> | null>({ type: ['object', 'null'], additionalProperties: values, description }));
-const EnumInput = (values: readonly string[], description: string) =>
-  Type.Optional(
-    Type.Unsafe<string | number | null>({
-      type: ['string', 'integer', 'null'],
-      description: `${description}: ${values.join(', ')} (or the enum number, in this order)`,
-    }),
-  );
 
 const ProductTypeInput = Type.Object(
   {
@@ -63,7 +58,7 @@ export const ProductTypeBody = Type.Object(
   { additionalProperties: true },
 );
 
-const TypeEnum = (description: string) => EnumInput(SPEC_TYPES, description);
+const TypeEnum = (description: string) => ProtoEnum(SPEC_TYPES, description);
 
 const ObjectFieldSpecInput = Type.Object(
   {
@@ -85,14 +80,14 @@ const AttributeSpecInput = Type.Object(
     valid_values: ListInput('snake_case alias'),
     validUnits: ListInput('allowed units'),
     valid_units: ListInput('snake_case alias'),
-    objectSpec: MapInput(TypeEnum('sub-attribute type'), 'sub-attribute name → type; only with TYPE_MULTI_OBJECT (else 400)'),
-    object_spec: MapInput(TypeEnum('sub-attribute type'), 'snake_case alias'),
+    objectSpec: MapInput(ProtoEnumValue(SPEC_TYPES, 'sub-attribute type'), 'sub-attribute name → type; only with TYPE_MULTI_OBJECT (else 400)'),
+    object_spec: MapInput(ProtoEnumValue(SPEC_TYPES, 'sub-attribute type'), 'snake_case alias'),
     objectFieldSpecs: MapInput(ObjectFieldSpecInput, 'sub-attribute name → {type, validValues}; only with TYPE_MULTI_OBJECT (else 400)'),
     object_field_specs: MapInput(ObjectFieldSpecInput, 'snake_case alias'),
     unit: TextInput('unit'),
-    level: EnumInput(SPEC_LEVELS, 'where the attribute is set'),
-    classification: EnumInput(SPEC_CLASSIFICATIONS, 'attribute group'),
-    usage: EnumInput(SPEC_USAGES, 'whether the channel requires it'),
+    level: ProtoEnum(SPEC_LEVELS, 'where the attribute is set'),
+    classification: ProtoEnum(SPEC_CLASSIFICATIONS, 'attribute group'),
+    usage: ProtoEnum(SPEC_USAGES, 'whether the channel requires it'),
     description: TextInput('free text'),
     examples: ListInput('example values'),
     maxUniqueItems: Type.Optional(

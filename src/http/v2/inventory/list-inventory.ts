@@ -38,7 +38,7 @@ export function registerListInventory(app: App, deps: Deps) {
         summary: 'List inventory of the integration\'s warehouses',
         description:
           'Stock rows (SKU × warehouse) of the warehouses mapped to the calling integration, oldest change first, ' +
-          'with the on-hand quantity. `updatedSince` (inclusive) limits the list to rows changed at or after that ' +
+          'with the on-hand quantity (a JSON number: int32 in the definition). `updatedSince` (inclusive) limits the list to rows changed at or after that ' +
           'instant; repeat it on every page. Page with `cursor`/`nextCursor` ("" on the last page); a row changed ' +
           'while you page may appear again, never be lost. Query names may also be snake_case.',
         querystring: ListInventoryQuery,
@@ -63,7 +63,7 @@ export function registerListInventory(app: App, deps: Deps) {
         items: page.items.map((item) => ({
           sku: item.sku,
           warehouseUniqueId: item.warehouseUniqueId,
-          quantity: String(item.onhand),
+          quantity: item.onhand,
           lastUpdatedTs: item.lastUpdatedTs,
         })),
         nextCursor: next ? encodeCursor(deps.signer, CURSOR_ROUTE, { t: next.updatedAt, i: next.id, n: principal.installationId } satisfies CursorState) : '',

@@ -50,7 +50,8 @@ export function registerUpdateInventory(app: App, deps: Deps) {
           'warehouses; INVALID — quantity not a whole number ≥ 0 or missing; INTERNAL — retry the entry). ' +
           '`observedTs` is required: an entry observed before the count already held is discarded with stale true ' +
           '(failureReason UNSPECIFIED) and changes nothing, so out-of-order deliveries are harmless. Field names may ' +
-          'also be snake_case (observed_ts, warehouse_unique_id, bin_location); quantity is an int64 string or number.',
+          'also be snake_case (observed_ts, warehouse_unique_id, bin_location); quantity is an int32 (0 to 2147483647), ' +
+          'as a JSON number or string.',
         body: UpdateInventoryBody,
         response: v2Responses({ 200: UpdateInventoryResponse }, [400, 401, 403, 409, 413, 429]),
       },

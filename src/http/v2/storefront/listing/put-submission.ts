@@ -1,9 +1,7 @@
 import type { App } from '../../../types.js';
 import type { Deps } from '../../../../deps.js';
 import { withTx } from '../../../../db/tx.js';
-import { invalidField } from '../../../../domain/errors.js';
-import { enumByNameOrNumber } from '../../../../lib/proto-enum.js';
-import { SUBMISSION_STATUSES, updateLatestSubmission } from '../../../../domain/listings/submissions.js';
+import { updateLatestSubmission } from '../../../../domain/listings/submissions.js';
 import { principalOf } from '../../../plugins/auth.js';
 import { optionalTimestampParam } from '../../../params.js';
 import { v2Responses } from '../../../schemas/common.js';
@@ -33,9 +31,8 @@ export function registerPutSubmission(app: App, deps: Deps) {
     async (request) => {
       const principal = principalOf(request);
       const body = request.body as Record<string, unknown>;
-      const rawStatus = field<unknown>(body, 'status');
-      const status = rawStatus === undefined ? 'STATUS_UNSPECIFIED' : enumByNameOrNumber(SUBMISSION_STATUSES, rawStatus);
-      if (!status) throw invalidField('status', `must be one of ${SUBMISSION_STATUSES.join(', ')} (or the enum number)`);
+      // A name by now: the body schema (ProtoEnum) turned a number into its name and refused an unknown one.
+      const status = request.body.status ?? 'STATUS_UNSPECIFIED';
       const update = {
         contentReceived: field<string>(body, 'contentReceived') ?? null,
         metadata: field<Record<string, string>>(body, 'metadata') ?? null,

@@ -38,8 +38,9 @@ export function registerRecordVariantErrors(app: App, deps: Deps) {
           const entry = e as Record<string, unknown>;
           return {
             attributeIds: field<string[]>(entry, 'attributeIds') ?? null,
-            severity: field<unknown>(entry, 'severity'),
-            type: field<unknown>(entry, 'type'),
+            // Names by now: the body schema (ProtoEnum) turned numbers into names and refused unknown ones.
+            severity: e.severity,
+            type: e.type,
             message: field<string>(entry, 'message') ?? null,
           };
         }),

@@ -1,9 +1,7 @@
 import type { App } from '../../../types.js';
 import type { Deps } from '../../../../deps.js';
 import { withTx } from '../../../../db/tx.js';
-import { invalidField } from '../../../../domain/errors.js';
-import { enumByNameOrNumber } from '../../../../lib/proto-enum.js';
-import { STANDARD_STATUSES, setVariantStatus } from '../../../../domain/listings/variant-status.js';
+import { setVariantStatus } from '../../../../domain/listings/variant-status.js';
 import { principalOf } from '../../../plugins/auth.js';
 import { v2Responses } from '../../../schemas/common.js';
 import { Empty, VariantSkuParams, VariantStatusBody, field } from '../../../schemas/submissions.js';
@@ -31,9 +29,8 @@ export function registerSetVariantStatus(app: App, deps: Deps) {
     async (request) => {
       const principal = principalOf(request);
       const body = request.body as Record<string, unknown>;
-      const rawStatus = field<unknown>(body, 'status');
-      const status = rawStatus === undefined ? 'STANDARD_STATUS_UNSPECIFIED' : enumByNameOrNumber(STANDARD_STATUSES, rawStatus);
-      if (!status) throw invalidField('status', `must be one of ${STANDARD_STATUSES.join(', ')} (or the enum number)`);
+      // A name by now: the body schema (ProtoEnum) turned a number into its name and refused an unknown one.
+      const status = request.body.status ?? 'STANDARD_STATUS_UNSPECIFIED';
       const input = {
         status,
         channelStatus: field<string>(body, 'channelStatus') ?? '',
