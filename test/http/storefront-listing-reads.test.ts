@@ -106,12 +106,22 @@ describe('storefront listing and variant reads', () => {
     assert.deepEqual({ ...body, productData: { ...body.productData, attributes: [] } }, { ...shirt, productData: { ...shirt.productData, attributes: [] } });
   });
 
-  it('reads a listing by its group sku', async () => {
-    const res = await get('sku/SHIRT');
-    assert.equal(res.statusCode, 200, res.body);
-    assert.equal((res.json() as ListingJson).id, shirt.id);
-    assertNotFound(await get('sku/SHIRT-S'));
+  it('reads the listing that contains a variant sku, or by its own group sku', async () => {
+    for (const sku of ['SHIRT-S', 'SHIRT-M', 'SHIRT']) {
+      const res = await get(`sku/${sku}`);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal((res.json() as ListingJson).id, shirt.id, sku);
+    }
     assertNotFound(await get('sku/NOPE'));
+  });
+
+  it('prefers the listing containing the variant over a listing whose group sku is the same text', async () => {
+    // A group SKU may equal another listing's variant SKU (group SKUs and variant SKUs are separate namespaces).
+    const clash = await createListing(t, seed.accountId, listingBody(seed.channel.installationId, 'SHIRT-M', ['CLASH-1'], { categoryId: 'clash' }));
+    assert.equal(((await get('sku/SHIRT-M')).json() as ListingJson).id, shirt.id);
+    assert.equal(((await get('sku/CLASH-1')).json() as ListingJson).id, clash.id);
+    const res = await t.app.inject({ method: 'DELETE', url: `/admin/accounts/${seed.accountId}/listings/${clash.id}`, headers: adminHeaders });
+    assert.equal(res.statusCode, 200, res.body);
   });
 
   it('reads a variant by sku', async () => {
@@ -136,6 +146,8 @@ describe('storefront listing and variant reads', () => {
     assertNotFound(await get(foreignListing.id));
     assertNotFound(await get('sku/OTHER'));
     assertNotFound(await get('sku/FOREIGN'));
+    assertNotFound(await get('sku/OTHER-1'));
+    assertNotFound(await get('sku/FOREIGN-1'));
     assertNotFound(await get('variant/OTHER-1'));
     assertNotFound(await get('variant/FOREIGN-1'));
     assertNotFound(await get('sku/OTHER-1/category'));
@@ -182,6 +194,7 @@ describe('storefront listing and variant reads', () => {
     assert.deepEqual((res.json() as { detachedSkus: string[] }).detachedSkus.sort(), ['SHIRT-M', 'SHIRT-S']);
     assertNotFound(await get(shirt.id));
     assertNotFound(await get('sku/SHIRT'));
+    assertNotFound(await get('sku/SHIRT-S'));
     const variant = await get('variant/SHIRT-S');
     assert.equal(variant.statusCode, 200, variant.body);
     assert.equal((variant.json() as VariantJson).channelId, 'CH-SHIRT-S');
