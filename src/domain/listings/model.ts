@@ -69,6 +69,9 @@ export interface ListingProductDataInput {
   productTypeId?: string;
   pivotAttributes?: string[];
   swatchImageAttributeId?: string[];
+  standaloneVariants?: boolean;
+  baseListingSku?: string;
+  retireBaseParent?: boolean;
   attributes?: AttributeInput[];
 }
 
@@ -119,6 +122,10 @@ export interface ListingView {
     attributes: AttributeValue[];
     updatedAt: string;
     swatchImageAttributeId: string[];
+    /** Seller choices for how the channel lists the variants (resolutions §7); defaults false / "" / false. */
+    standaloneVariants: boolean;
+    baseListingSku: string;
+    retireBaseParent: boolean;
   };
   variants: VariantView[];
   createdAt: string;

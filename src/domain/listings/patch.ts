@@ -68,6 +68,12 @@ export async function patchListing(
     if (pivots !== undefined && pivots !== listing.pivot_attributes) fields['pivot_attributes'] = pivots;
     const swatch = pd.swatchImageAttributeId === undefined ? undefined : JSON.stringify(pd.swatchImageAttributeId);
     if (swatch !== undefined && swatch !== listing.swatch_image_attribute_ids) fields['swatch_image_attribute_ids'] = swatch;
+    const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
+    const standalone = flag(pd.standaloneVariants);
+    if (standalone !== undefined && standalone !== listing.standalone_variants) fields['standalone_variants'] = standalone;
+    if (pd.baseListingSku !== undefined && pd.baseListingSku !== listing.base_listing_sku) fields['base_listing_sku'] = pd.baseListingSku;
+    const retire = flag(pd.retireBaseParent);
+    if (retire !== undefined && retire !== listing.retire_base_parent) fields['retire_base_parent'] = retire;
     const attrsChanged = await editGroup(tx, accountId, { type: 'L', id: listingId }, 'product_data', pd.attributes, pd.removeAttributeIds, now);
     if (Object.keys(fields).length > 0 || attrsChanged) {
       productDataChanged = true;

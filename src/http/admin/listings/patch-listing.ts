@@ -43,7 +43,8 @@ export function registerAdminPatchListing(app: App, deps: Deps) {
           'productData.enabled (listing or variant) and inventory.enabled per variant. Product-data changes move the ' +
           'listing in `product_data/updated`; price and sale changes move the variant in `variant/pricing/updated`; ' +
           'enabling or disabling inventory moves it in `variant/inventory/updated`. Settings given replace the ' +
-          "variant's own settings. A variant SKU the listing does not have yet is added to it.",
+          "variant's own settings. A variant SKU the listing does not have yet is added to it. productData's " +
+          'standaloneVariants, baseListingSku and retireBaseParent are product data too (defaults false, "", false).',
         params: ListingParams,
         body: Body,
         response: adminResponses({ 200: ListingV2 }, [400, 401, 404, 409], 'an added variant SKU is already on another listing of the storefront'),
