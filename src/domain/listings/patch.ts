@@ -3,7 +3,8 @@ import { notFound } from '../errors.js';
 import { writeAttributes, type AttributeOwner } from './attributes.js';
 import type { ListingPatch } from './listing-input.js';
 import type { AttributeGroupName, AttributeInput } from './model.js';
-import { insertVariants, syncHasChannelId } from './write.js';
+import { attributesOfRequest, checkSelectValues } from './valid-values-check.js';
+import { insertVariants, syncHasChannelId, type ListingWriteOptions } from './write.js';
 
 /**
  * The seller's edit of a listing (DESIGN.md PATCH /admin/…/listings/{id}). Each change moves exactly the
@@ -46,6 +47,7 @@ export async function patchListing(
   listingId: number,
   patch: ListingPatch,
   now: Date,
+  options: ListingWriteOptions = {},
 ): Promise<{ newProductIds: number[] }> {
   const iso = now.toISOString();
   const listing = await tx
@@ -55,6 +57,10 @@ export async function patchListing(
     .where('id', '=', listingId)
     .executeTakeFirst();
   if (!listing) throw notFound(`listing ${listingId} not found in this account`);
+  if (options.checkSelectValues) {
+    const productTypeId = patch.productData?.productTypeId ?? listing.product_type_id;
+    await checkSelectValues(tx, accountId, listing.storefront_id, productTypeId, attributesOfRequest(patch.productData, patch.variants));
+  }
 
   let productDataChanged = false;
   let listingTouched = false;

@@ -219,7 +219,11 @@ export async function deleteProductType(tx: Tx, principal: Principal, productTyp
 }
 
 export async function listAttributeSpecs(db: Db, principal: Principal, productTypeId: string): Promise<AttributeSpecView[]> {
-  const sf = storefrontOf(principal);
+  return listStorefrontAttributeSpecs(db, storefrontOf(principal), productTypeId);
+}
+
+/** The specs of one of the storefront's product types, ordered by id; an unknown product type is a 404. */
+export async function listStorefrontAttributeSpecs(db: Db, sf: Storefront, productTypeId: string): Promise<AttributeSpecView[]> {
   await requireProductType(db, sf, productTypeId);
   const rows = await specs(db, sf, productTypeId).select(SPEC_COLUMNS).execute();
   return rows.map(specView).sort((a, b) => byText(a.attributeSpecId, b.attributeSpecId));

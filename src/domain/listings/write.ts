@@ -7,6 +7,7 @@ import { alreadyExists } from '../errors.js';
 import { deleteAttributes, writeAttributes } from './attributes.js';
 import type { ListingInput, VariantInput } from './model.js';
 import { requireStorefront } from './storefront-settings.js';
+import { attributesOfRequest, checkSelectValues } from './valid-values-check.js';
 
 /**
  * Creating listings (seller, ingestion). The new variants carry no stock yet: the caller refreshes them
@@ -134,9 +135,24 @@ export async function insertVariants(
   return { variantIds, productIds };
 }
 
+/** Who writes: the seller's values are checked against the channel's select lists; the channel's own are not. */
+export interface ListingWriteOptions {
+  checkSelectValues?: boolean;
+}
+
 /** Creates a listing with its variants on the storefront; a listing SKU or variant SKU already there is a 409. */
-export async function createListing(tx: Tx, accountId: number, storefrontId: number, input: ListingInput, now: Date): Promise<CreatedListing> {
+export async function createListing(
+  tx: Tx,
+  accountId: number,
+  storefrontId: number,
+  input: ListingInput,
+  now: Date,
+  options: ListingWriteOptions = {},
+): Promise<CreatedListing> {
   await requireStorefront(tx, accountId, storefrontId);
+  if (options.checkSelectValues) {
+    await checkSelectValues(tx, accountId, storefrontId, input.productData?.productTypeId ?? '', attributesOfRequest(input.productData, input.variants));
+  }
   const iso = now.toISOString();
   const existing = await tx
     .selectFrom('listings')
