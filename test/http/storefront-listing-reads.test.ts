@@ -179,6 +179,37 @@ describe('storefront listing and variant reads', () => {
     assert.equal(((await get(routing.id)).json() as ListingJson).sku, 'new');
   });
 
+  it('serves a scheduled sale without a start or an end with those timestamps absent, not null (proto3 JSON)', async () => {
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/admin/accounts/${seed.accountId}/listings/${routing.id}`,
+      headers: adminHeaders,
+      payload: {
+        variants: [
+          {
+            sku: '42',
+            pricing: {
+              sales: [
+                { salePrice: 8, strikeThroughPrice: 10 },
+                { salePrice: 7, startAt: '2026-12-01T00:00:00Z', endAt: null },
+                { salePrice: 6, endAt: '2026-12-24T00:00:00+01:00' },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const variant = (await get('variant/42')).json() as { pricing: { sales: unknown[] } };
+    assert.deepEqual(variant.pricing.sales, [
+      { strikeThroughPrice: 10, salePrice: 8 },
+      { strikeThroughPrice: 0, salePrice: 7, startAt: '2026-12-01T00:00:00.000Z' },
+      { strikeThroughPrice: 0, salePrice: 6, endAt: '2026-12-23T23:00:00.000Z' },
+    ]);
+    const listing = (await get(routing.id)).json() as { variants: { sku: string; pricing: { sales: unknown[] } }[] };
+    assert.deepEqual(listing.variants.find((v) => v.sku === '42')?.pricing.sales, variant.pricing.sales);
+  });
+
   it('needs a storefront token', async () => {
     for (const path of [shirt.id, 'sku/SHIRT', 'variant/SHIRT-S', 'sku/SHIRT-S/category']) {
       const res = await get(path, seed.sellerToken);

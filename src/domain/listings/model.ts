@@ -52,6 +52,14 @@ export interface SaleInput {
   endAt: string | null;
 }
 
+/** A scheduled sale as served: an unset startAt/endAt is absent (an unset proto3 Timestamp), never null. */
+export interface SaleView {
+  strikeThroughPrice: number;
+  salePrice: number;
+  startAt?: string;
+  endAt?: string;
+}
+
 export interface VariantInput {
   sku: string;
   channelId?: string;
@@ -108,7 +116,7 @@ export interface VariantView {
   identifiers: AttributeGroupView;
   productData: AttributeGroupView;
   logistics: AttributeGroupView;
-  pricing: AttributeGroupView & { sales: SaleInput[] };
+  pricing: AttributeGroupView & { sales: SaleView[] };
 }
 
 export interface ListingView {

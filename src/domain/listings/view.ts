@@ -4,7 +4,7 @@ import { accountFilterById } from '../../db/tenancy.js';
 import type { Db } from '../../db/tx.js';
 import { applyAttributeLimits, attributeLimitsFor, type AttributeLimits } from './attribute-limits.js';
 import { loadAttributes, ownerKey, type AttributeGroups } from './attributes.js';
-import type { AttributeGroupName, AttributeValue, ListingView, SaleInput, VariantView } from './model.js';
+import type { AttributeGroupName, AttributeValue, ListingView, SaleInput, SaleView, VariantView } from './model.js';
 import { storefrontSettingsFor } from './storefront-settings.js';
 
 /**
@@ -35,6 +35,10 @@ function groupOf(groups: AttributeGroups | undefined, group: AttributeGroupName)
 /** Leaves out what the limits forbid (forPoll only). */
 function limited(values: AttributeValue[], limits: Map<string, number> | undefined, options: ViewOptions): AttributeValue[] {
   return options.forPoll ? applyAttributeLimits(values, limits).kept : values;
+}
+
+function saleView({ startAt, endAt, ...prices }: SaleInput): SaleView {
+  return { ...prices, ...(startAt ? { startAt } : {}), ...(endAt ? { endAt } : {}) };
 }
 
 /** An attribute value as served: unset timestamps are absent (proto3 messages), value kinds as stored. */
@@ -73,7 +77,7 @@ function variantView(
       enabled: true,
       attributes: show('pricing'),
       updatedAt: v.pricing_updated_at,
-      sales: parse<SaleInput[]>(v.pricing_sales, []),
+      sales: parse<SaleInput[]>(v.pricing_sales, []).map(saleView),
     },
   };
 }

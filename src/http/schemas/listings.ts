@@ -58,8 +58,8 @@ export const AttributeGroupOut = Type.Object({
 export const SaleOut = Type.Object({
   strikeThroughPrice: Type.Number(),
   salePrice: Type.Number(),
-  startAt: Type.Union([Timestamp, Type.Null()]),
-  endAt: Type.Union([Timestamp, Type.Null()]),
+  startAt: Type.Optional({ ...Timestamp, description: 'absent when the sale has no start' }),
+  endAt: Type.Optional({ ...Timestamp, description: 'absent when the sale has no end' }),
 });
 
 export const VariantV2 = Type.Object(
