@@ -451,6 +451,12 @@ export interface ListingsTable {
   swatch_image_attribute_ids: string;
   /** productData.updatedAt of the listing (its own attribute group). */
   product_data_updated_at: string;
+  /** productData.standaloneVariants (0/1; default 0, so optional on insert). */
+  standalone_variants: Generated<number>;
+  /** productData.baseListingSku ('' = none, the default). */
+  base_listing_sku: Generated<string>;
+  /** productData.retireBaseParent (0/1; default 0). */
+  retire_base_parent: Generated<number>;
   /** The channel's own id of the listing (ingestion's listing id); null when unknown. */
   channel_listing_id: string | null;
   /** 1 while at least one variant has a channel id (drives product_data/updated versus listing/new). */
@@ -600,6 +606,16 @@ export interface TaxonomyAttributeSpecsTable {
   updated_at: string;
 }
 
+/** A storefront's own valid values for a select-type spec id (POST /v2/storefront/listing/valid_values). */
+export interface StorefrontValidValuesTable {
+  account_id: number;
+  storefront_id: number;
+  spec_id: string;
+  /** JSON array of strings. */
+  valid_values: string;
+  updated_at: string;
+}
+
 export interface IngestionSessionsTable {
   id: Generated<number>;
   account_id: number;
@@ -669,6 +685,7 @@ export interface Database {
   listing_submission_keys: ListingSubmissionKeysTable;
   taxonomy_product_types: TaxonomyProductTypesTable;
   taxonomy_attribute_specs: TaxonomyAttributeSpecsTable;
+  storefront_valid_values: StorefrontValidValuesTable;
   ingestion_sessions: IngestionSessionsTable;
   ingestion_listings: IngestionListingsTable;
 }

@@ -106,12 +106,22 @@ describe('storefront listing and variant reads', () => {
     assert.deepEqual({ ...body, productData: { ...body.productData, attributes: [] } }, { ...shirt, productData: { ...shirt.productData, attributes: [] } });
   });
 
-  it('reads a listing by its group sku', async () => {
-    const res = await get('sku/SHIRT');
-    assert.equal(res.statusCode, 200, res.body);
-    assert.equal((res.json() as ListingJson).id, shirt.id);
-    assertNotFound(await get('sku/SHIRT-S'));
+  it('reads the listing that contains a variant sku, or by its own group sku', async () => {
+    for (const sku of ['SHIRT-S', 'SHIRT-M', 'SHIRT']) {
+      const res = await get(`sku/${sku}`);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal((res.json() as ListingJson).id, shirt.id, sku);
+    }
     assertNotFound(await get('sku/NOPE'));
+  });
+
+  it('prefers the listing containing the variant over a listing whose group sku is the same text', async () => {
+    // A group SKU may equal another listing's variant SKU (group SKUs and variant SKUs are separate namespaces).
+    const clash = await createListing(t, seed.accountId, listingBody(seed.channel.installationId, 'SHIRT-M', ['CLASH-1'], { categoryId: 'clash' }));
+    assert.equal(((await get('sku/SHIRT-M')).json() as ListingJson).id, shirt.id);
+    assert.equal(((await get('sku/CLASH-1')).json() as ListingJson).id, clash.id);
+    const res = await t.app.inject({ method: 'DELETE', url: `/admin/accounts/${seed.accountId}/listings/${clash.id}`, headers: adminHeaders });
+    assert.equal(res.statusCode, 200, res.body);
   });
 
   it('reads a variant by sku', async () => {
@@ -136,6 +146,8 @@ describe('storefront listing and variant reads', () => {
     assertNotFound(await get(foreignListing.id));
     assertNotFound(await get('sku/OTHER'));
     assertNotFound(await get('sku/FOREIGN'));
+    assertNotFound(await get('sku/OTHER-1'));
+    assertNotFound(await get('sku/FOREIGN-1'));
     assertNotFound(await get('variant/OTHER-1'));
     assertNotFound(await get('variant/FOREIGN-1'));
     assertNotFound(await get('sku/OTHER-1/category'));
@@ -167,6 +179,37 @@ describe('storefront listing and variant reads', () => {
     assert.equal(((await get(routing.id)).json() as ListingJson).sku, 'new');
   });
 
+  it('serves a scheduled sale without a start or an end with those timestamps absent, not null (proto3 JSON)', async () => {
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/admin/accounts/${seed.accountId}/listings/${routing.id}`,
+      headers: adminHeaders,
+      payload: {
+        variants: [
+          {
+            sku: '42',
+            pricing: {
+              sales: [
+                { salePrice: 8, strikeThroughPrice: 10 },
+                { salePrice: 7, startAt: '2026-12-01T00:00:00Z', endAt: null },
+                { salePrice: 6, endAt: '2026-12-24T00:00:00+01:00' },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const variant = (await get('variant/42')).json() as { pricing: { sales: unknown[] } };
+    assert.deepEqual(variant.pricing.sales, [
+      { strikeThroughPrice: 10, salePrice: 8 },
+      { strikeThroughPrice: 0, salePrice: 7, startAt: '2026-12-01T00:00:00.000Z' },
+      { strikeThroughPrice: 0, salePrice: 6, endAt: '2026-12-23T23:00:00.000Z' },
+    ]);
+    const listing = (await get(routing.id)).json() as { variants: { sku: string; pricing: { sales: unknown[] } }[] };
+    assert.deepEqual(listing.variants.find((v) => v.sku === '42')?.pricing.sales, variant.pricing.sales);
+  });
+
   it('needs a storefront token', async () => {
     for (const path of [shirt.id, 'sku/SHIRT', 'variant/SHIRT-S', 'sku/SHIRT-S/category']) {
       const res = await get(path, seed.sellerToken);
@@ -182,6 +225,7 @@ describe('storefront listing and variant reads', () => {
     assert.deepEqual((res.json() as { detachedSkus: string[] }).detachedSkus.sort(), ['SHIRT-M', 'SHIRT-S']);
     assertNotFound(await get(shirt.id));
     assertNotFound(await get('sku/SHIRT'));
+    assertNotFound(await get('sku/SHIRT-S'));
     const variant = await get('variant/SHIRT-S');
     assert.equal(variant.statusCode, 200, variant.body);
     assert.equal((variant.json() as VariantJson).channelId, 'CH-SHIRT-S');

@@ -190,32 +190,86 @@ describe('storefront order reads', () => {
   });
 
   describe('GET /v2/storefront/order', () => {
-    it('finds an order by channelOrderId or orderNumber, with its packages', async () => {
-      const byChannel = await get(seed.channel.token, '/v2/storefront/order?channelOrderId=PART');
-      assert.equal(byChannel.statusCode, 200, byChannel.body);
-      const order = (byChannel.json() as { order: Order & { packages: unknown[] } }).order;
-      assert.equal(order.orderNumber, o.PART!.orderNumber);
-      assert.equal(order.status, 'PARTIALLY_SHIPPED');
-      assert.equal(order.packages.length, 1);
-      const byNumber = await get(seed.channel.token, `/v2/storefront/order?orderNumber=${o.PART!.orderNumber}`);
-      assert.equal(byNumber.statusCode, 200, byNumber.body);
-      assert.deepEqual(byNumber.json(), byChannel.json());
-      const snake = await get(seed.channel.token, '/v2/storefront/order?channel_order_id=PART');
-      assert.deepEqual(snake.json(), byChannel.json());
+    const one = async (query: string, token = seed.channel.token) => {
+      const res = await get(token, `/v2/storefront/order?${query}`);
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json() as { order: ShippedOrder };
+      assert.deepEqual(Object.keys(body), ['order']);
+      return body.order;
+    };
+
+    it('answers the ShippedOrder view of the shipped feed, by channelOrderId, orderNumber or purchaseOrderId', async () => {
+      const [feedFull, feedPart] = (await shipped()).orders;
+      for (const [key, feed] of [
+        ['FULL', feedFull],
+        ['PART', feedPart],
+      ] as const) {
+        const number = o[key]!.orderNumber;
+        assert.deepEqual(await one(`channelOrderId=${key}`), feed);
+        assert.deepEqual(await one(`channel_order_id=${key}`), feed);
+        assert.deepEqual(await one(`orderNumber=${number}`), feed);
+        assert.deepEqual(await one(`order_number=${number}`), feed);
+        assert.deepEqual(await one(`purchaseOrderId=${number}`), feed);
+        assert.deepEqual(await one(`purchase_order_id=${number}`), feed);
+      }
     });
 
-    it('needs exactly one of channelOrderId and orderNumber', async () => {
-      assertV2Error(await get(seed.channel.token, '/v2/storefront/order'), 400, 3, /exactly one/);
-      assertV2Error(await get(seed.channel.token, `/v2/storefront/order?channelOrderId=PART&orderNumber=${o.PART!.orderNumber}`), 400, 3, /exactly one/);
+    it('answers an order in any status, also one the feed leaves out', async () => {
+      const open = await one('channelOrderId=OPEN');
+      const line = o.OPEN!.products[0]!;
+      assert.deepEqual(open, {
+        channelOrderId: 'OPEN',
+        status: o.OPEN!.status,
+        salesChannelStatus: '',
+        lastUpdatedTs: o.OPEN!.lastUpdatedTs,
+        orderNumber: o.OPEN!.orderNumber,
+        marketplaceId: '',
+        standardServiceLevel: o.OPEN!.standardServiceLevel,
+        lineItems: [{ lineItemId: line.lineItemId, channelLineItemId: 'OPEN-L1', sku: 'A', quantity: '1', channelSku: 'A' }],
+        packages: [],
+      });
+      assert.notEqual(open.status, 'SHIPPED');
+      const cwf = await one(`purchaseOrderId=${o.CWF!.orderNumber}`);
+      assert.equal(cwf.channelOrderId, 'CWF');
+      assert.equal(cwf.packages.length, 1);
+    });
+
+    it('needs exactly one of channelOrderId, orderNumber and purchaseOrderId', async () => {
+      const number = o.PART!.orderNumber;
+      for (const query of [
+        '',
+        'channelOrderId=',
+        `channelOrderId=PART&orderNumber=${number}`,
+        `orderNumber=${number}&purchaseOrderId=${number}`,
+        `channel_order_id=PART&purchase_order_id=${number}`,
+        `channelOrderId=PART&orderNumber=${number}&purchaseOrderId=${number}`,
+      ]) {
+        assertV2Error(await get(seed.channel.token, `/v2/storefront/order?${query}`), 400, 3, /exactly one of channelOrderId, orderNumber and purchaseOrderId/);
+      }
+    });
+
+    it('refuses an orderNumber or purchaseOrderId that is not a whole number, or is repeated, naming it', async () => {
+      assertV2Error(await get(seed.channel.token, '/v2/storefront/order?orderNumber=abc'), 400, 3, /orderNumber/);
+      assertV2Error(await get(seed.channel.token, '/v2/storefront/order?purchaseOrderId=1.5'), 400, 3, /purchaseOrderId/);
+      assertV2Error(await get(seed.channel.token, '/v2/storefront/order?orderNumber=1&orderNumber=2'), 400, 3, /orderNumber/);
     });
 
     it("answers 404 for another storefront's or account's order and for unknown ones", async () => {
+      const number = o.PART!.orderNumber;
       assertV2Error(await get(shopTwo.token, '/v2/storefront/order?channelOrderId=PART'), 404, 5);
-      assertV2Error(await get(shopTwo.token, `/v2/storefront/order?orderNumber=${o.PART!.orderNumber}`), 404, 5);
-      assertV2Error(await get(other.channel.token, `/v2/storefront/order?orderNumber=${o.PART!.orderNumber}`), 404, 5);
+      assertV2Error(await get(shopTwo.token, `/v2/storefront/order?orderNumber=${number}`), 404, 5);
+      assertV2Error(await get(shopTwo.token, `/v2/storefront/order?purchaseOrderId=${number}`), 404, 5);
+      assertV2Error(await get(other.channel.token, `/v2/storefront/order?orderNumber=${number}`), 404, 5);
+      assertV2Error(await get(other.channel.token, `/v2/storefront/order?purchaseOrderId=${number}`), 404, 5);
+      assertV2Error(await get(seed.channel.token, `/v2/storefront/order?orderNumber=${o.TWO!.orderNumber}`), 404, 5);
+      assertV2Error(await get(seed.channel.token, '/v2/storefront/order?channelOrderId=TWO'), 404, 5);
       assertV2Error(await get(seed.channel.token, '/v2/storefront/order?channelOrderId=NOPE'), 404, 5);
-      assertV2Error(await get(seed.channel.token, '/v2/storefront/order?orderNumber=abc'), 404, 5);
+      assertV2Error(await get(seed.channel.token, '/v2/storefront/order?orderNumber=0'), 404, 5);
+      assertV2Error(await get(seed.channel.token, '/v2/storefront/order?purchaseOrderId=99999999999999999999'), 404, 5);
       assertV2Error(await get(seed.sellerToken, '/v2/storefront/order?channelOrderId=PART'), 403, 7);
+      assertV2Error(await t.app.inject({ url: '/v2/storefront/order?channelOrderId=PART' }), 401, 16);
+      // The other storefront reads its own.
+      assert.equal((await one('channelOrderId=TWO', shopTwo.token)).orderNumber, o.TWO!.orderNumber);
     });
   });
 });

@@ -63,6 +63,7 @@ describe('v2 storefront taxonomy', () => {
       ['GET', `${SPEC}/X`],
       ['GET', `${SPEC}/X/a`],
       ['PUT', `${SPEC}/X`, { attributeSpec: { attributeSpecId: 'a' } }],
+      ['POST', `${SPEC}/X`, { attributeSpec: { attributeSpecId: 'a' } }],
       ['PUT', `${SPEC}/X/a`, { attributeSpec: {} }],
       ['DELETE', `${SPEC}/X/a`],
     ];
@@ -81,14 +82,14 @@ describe('v2 storefront taxonomy', () => {
     const created = await call('POST', PT, token(), { productType: { productTypeId: 'shoes', displayName: 'Shoes', description: 'Footwear' } });
     assert.equal(created.statusCode, 200, created.body);
     const createdAt = clock.now().toISOString();
-    assert.deepEqual(created.json(), { productTypeId: 'shoes', displayName: 'Shoes', description: 'Footwear', createdAt, updatedAt: createdAt });
+    assert.deepEqual(created.json(), { productType: { productTypeId: 'shoes', displayName: 'Shoes', description: 'Footwear', createdAt, updatedAt: createdAt } });
 
     clock.advance(1000);
     const bare = await call('POST', PT, token(), { product_type_id: 'Books', display_name: 'Books' });
     assert.equal(bare.statusCode, 200, bare.body);
-    assert.equal(bare.json().productTypeId, 'Books');
-    assert.equal(bare.json().displayName, 'Books');
-    assert.equal(bare.json().description, '');
+    assert.equal(bare.json().productType.productTypeId, 'Books');
+    assert.equal(bare.json().productType.displayName, 'Books');
+    assert.equal(bare.json().productType.description, '');
     const snakeWrapped = await call('POST', PT, token(), { product_type: { productTypeId: 'apparel' } });
     assert.equal(snakeWrapped.statusCode, 200, snakeWrapped.body);
 
@@ -96,18 +97,20 @@ describe('v2 storefront taxonomy', () => {
     const again = await call('POST', PT, token(), { productType: { productTypeId: 'shoes', displayName: 'Shoes & boots' } });
     assert.equal(again.statusCode, 200, again.body);
     assert.deepEqual(again.json(), {
-      productTypeId: 'shoes',
-      displayName: 'Shoes & boots',
-      description: '',
-      createdAt,
-      updatedAt: clock.now().toISOString(),
+      productType: {
+        productTypeId: 'shoes',
+        displayName: 'Shoes & boots',
+        description: '',
+        createdAt,
+        updatedAt: clock.now().toISOString(),
+      },
     });
 
     const list = await call('GET', PT, token());
     assert.equal(list.statusCode, 200, list.body);
     const listed = (list.json() as { productTypes: { productTypeId: string }[] }).productTypes;
     assert.deepEqual(listed.map((p) => p.productTypeId), ['Books', 'apparel', 'shoes']);
-    assert.deepEqual(listed[2], again.json());
+    assert.deepEqual(listed[2], again.json().productType);
   });
 
   it('refuses a product type without a usable id, or with wrong field types, and changes nothing', async () => {
@@ -339,8 +342,65 @@ describe('v2 storefront taxonomy', () => {
     // A later POST names it without touching its specs.
     clock.advance(1000);
     const named = await call('POST', PT, token(), { productType: { productTypeId: 'toys', displayName: 'Toys' } });
-    assert.equal(named.json().createdAt, now);
+    assert.equal(named.json().productType.createdAt, now);
     assert.equal((await call('GET', `${SPEC}/toys/age`, token())).statusCode, 200);
+  });
+
+  it('POST creates a spec and answers it; an existing id on that product type is a 409 and changes nothing', async () => {
+    clock.advance(1000);
+    const created = await call('POST', `${SPEC}/hats`, token(), { attributeSpec: { attributeSpecId: 'brim', type: 'TYPE_SELECT', valid_values: ['wide', 'narrow'] } });
+    assert.equal(created.statusCode, 200, created.body);
+    const at = clock.now().toISOString();
+    assert.deepEqual(created.json(), { ...EMPTY_SPEC, attributeSpecId: 'brim', type: 'TYPE_SELECT', validValues: ['wide', 'narrow'], createdAt: at, updatedAt: at });
+    assert.deepEqual((await call('GET', `${SPEC}/hats/brim`, token())).json(), created.json());
+    // Like the PUT, a spec arriving first creates its product type.
+    const hats = ((await call('GET', PT, token())).json() as { productTypes: { productTypeId: string; createdAt: string }[] }).productTypes.find(
+      (p) => p.productTypeId === 'hats',
+    );
+    assert.equal(hats?.createdAt, at);
+
+    clock.advance(1000);
+    const before = await tables();
+    assertV2Error(
+      await call('POST', `${SPEC}/hats`, token(), { attribute_spec: { attribute_spec_id: 'brim', type: 'TYPE_TEXT' } }),
+      409,
+      6,
+      /attribute spec "brim" of product type "hats" already exists/,
+    );
+    // A 409 on a product type that does not exist yet creates nothing either: the spec is on another type.
+    const other = await call('POST', `${SPEC}/caps`, token(), { attributeSpec: { attributeSpecId: 'brim' } });
+    assert.equal(other.statusCode, 200, other.body);
+    await call('DELETE', `${PT}/caps`, token());
+    assert.deepEqual(await tables(), before);
+    // The PUT still replaces it.
+    const replaced = await putSpec('hats', { attributeSpecId: 'brim', type: 'TYPE_TEXT' });
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    assert.equal(replaced.json().type, 'TYPE_TEXT');
+    assert.equal(replaced.json().createdAt, at);
+  });
+
+  it('answers concurrent POSTs of one new spec with one 200 and 409s, storing it once', async () => {
+    const results = await Promise.all(
+      [1, 2, 3].map((n) => call('POST', `${SPEC}/race`, token(), { attributeSpec: { attributeSpecId: 'r', displayName: `try ${n}` } })),
+    );
+    assert.deepEqual(results.map((r) => r.statusCode).sort(), [200, 409, 409], results.map((r) => r.body).join('\n'));
+    const specs = (await call('GET', `${SPEC}/race`, token())).json() as { attributeSpecs: { displayName: string }[] };
+    assert.equal(specs.attributeSpecs.length, 1);
+    assert.equal(specs.attributeSpecs[0]!.displayName, (results.find((r) => r.statusCode === 200)!.json() as { displayName: string }).displayName);
+    await call('DELETE', `${PT}/race`, token());
+  });
+
+  it('POST refuses a spec without an id or wrapper, or with bad fields, naming them, and changes nothing', async () => {
+    const before = await tables();
+    assertV2Error(await call('POST', `${SPEC}/hats`, token(), { attributeSpec: { type: 'TYPE_TEXT' } }), 400, 3, /attributeSpec\.attributeSpecId: is required/);
+    assertV2Error(await call('POST', `${SPEC}/hats`, token(), {}), 400, 3, /attributeSpec/);
+    assertV2Error(await call('POST', `${SPEC}/new-type`, token(), { attributeSpec: { attributeSpecId: 'x', examples: 'one' } }), 400, 3, /examples/);
+    assertV2Error(await call('POST', `${SPEC}/new-type`, token(), { attributeSpec: { attributeSpecId: ' ' } }), 400, 3, /attributeSpecId/);
+    assert.deepEqual(await tables(), before);
+    // Another storefront's spec of the same ids does not exist for this one.
+    const mine = await call('POST', `${SPEC}/hats`, secondStorefront.token, { attributeSpec: { attributeSpecId: 'brim' } });
+    assert.equal(mine.statusCode, 200, mine.body);
+    await call('DELETE', `${PT}/hats`, secondStorefront.token);
   });
 
   it('lists a product type\'s specs ordered by id; an unknown product type is a 404', async () => {

@@ -1,5 +1,4 @@
 import type { Db } from '../../db/tx.js';
-import { driftListingOf, type DriftListing } from './inventory-polls.js';
 
 /**
  * GET /v2/storefront/listing/variant/inventory/drift/skus (document 2.17, 4.7; resolutions §1): a level
@@ -10,6 +9,12 @@ import { driftListingOf, type DriftListing } from './inventory-polls.js';
  * attempt within `failureBackoff`; oldest stranded first (intended_changed_at, id), capped at
  * DRIFT_CAP with no cursor, so what is cut off is reported by the next call, still oldest first.
  */
+
+/** A SKU with the service's listing id ("" when the variant's listing was deleted); document 2.17. */
+export interface DriftListing {
+  sku: string;
+  listingId: string;
+}
 
 export const DRIFT_CAP = 1000;
 export const DEFAULT_STABLE_FOR_MS = 15 * 60_000;
@@ -49,6 +54,8 @@ export async function listDriftSkus(
     .orderBy('id')
     .limit(DRIFT_CAP)
     .execute();
-  const variants = rows.map((r) => ({ sku: r.sku, listingId: r.listing_id === null ? null : Number(r.listing_id) }));
-  return { skus: variants.map((v) => v.sku), driftListings: variants.map(driftListingOf) };
+  return {
+    skus: rows.map((r) => r.sku),
+    driftListings: rows.map((r) => ({ sku: r.sku, listingId: r.listing_id === null ? '' : String(r.listing_id) })),
+  };
 }

@@ -12,14 +12,12 @@ import type { PollFilter, PollPosition } from './poll.js';
 
 export const INVENTORY_POLL_PAGE_SIZE = 100;
 
-
 interface PolledVariant {
   id: number;
   sku: string;
-  listingId: number | null;
 }
 
-/** One page of variant ids, sku and listing, plus where the next page starts (null on the last page). */
+/** One page of variant ids and SKUs, plus where the next page starts (null on the last page). */
 async function inventoryUpdatedPage(
   db: Db,
   accountId: number,
@@ -27,7 +25,7 @@ async function inventoryUpdatedPage(
 ): Promise<{ rows: PolledVariant[]; next: PollPosition | null }> {
   let query = db
     .selectFrom('listing_variants')
-    .select(['id', 'sku', 'listing_id', 'inventory_updated_at'])
+    .select(['id', 'sku', 'inventory_updated_at'])
     .where('account_id', '=', accountId)
     .where('storefront_id', '=', filter.storefrontId)
     .where('inventory_enabled', '=', 1);
@@ -42,7 +40,7 @@ async function inventoryUpdatedPage(
   const page = rows.slice(0, INVENTORY_POLL_PAGE_SIZE);
   const last = page[page.length - 1];
   return {
-    rows: page.map((r) => ({ id: Number(r.id), sku: r.sku, listingId: r.listing_id === null ? null : Number(r.listing_id) })),
+    rows: page.map((r) => ({ id: Number(r.id), sku: r.sku })),
     next: rows.length > INVENTORY_POLL_PAGE_SIZE && last ? { ts: last.inventory_updated_at, id: Number(last.id) } : null,
   };
 }
@@ -58,25 +56,12 @@ export async function listInventoryUpdatedVariants(
   return { variants, next: page.next };
 }
 
-/** A SKU with the service's listing id ("" when the variant's listing was deleted); document 2.17. */
-export interface DriftListing {
-  sku: string;
-  listingId: string;
-}
-
-export function driftListingOf(row: { sku: string; listingId: number | null }): DriftListing {
-  return { sku: row.sku, listingId: row.listingId === null ? '' : String(row.listingId) };
-}
-
 /**
  * GET /v2/storefront/listing/variant/inventory/updated/skus (the document's ListSkusWithUpdatedInventory):
- * the same filter and order, SKUs only, with driftListings parallel to skus.
+ * the same filter and order, SKUs only. Its driftListings is always empty (resolutions §7: only the drift
+ * route fills it), so no listing is looked up here.
  */
-export async function listInventoryUpdatedSkus(
-  db: Db,
-  accountId: number,
-  filter: PollFilter,
-): Promise<{ skus: string[]; driftListings: DriftListing[]; next: PollPosition | null }> {
+export async function listInventoryUpdatedSkus(db: Db, accountId: number, filter: PollFilter): Promise<{ skus: string[]; next: PollPosition | null }> {
   const page = await inventoryUpdatedPage(db, accountId, filter);
-  return { skus: page.rows.map((r) => r.sku), driftListings: page.rows.map(driftListingOf), next: page.next };
+  return { skus: page.rows.map((r) => r.sku), next: page.next };
 }

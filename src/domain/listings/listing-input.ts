@@ -115,6 +115,15 @@ export function parseProductDataInput(path: string, p: unknown): ListingProductD
   if (pivots !== undefined) out.pivotAttributes = pivots;
   const swatch = optionalStrings(`${path}.swatchImageAttributeId`, p['swatchImageAttributeId'] ?? p['swatch_image_attribute_id']);
   if (swatch !== undefined) out.swatchImageAttributeId = swatch;
+  const standalone = optionalBool(`${path}.standaloneVariants`, p['standaloneVariants'] ?? p['standalone_variants']);
+  if (standalone !== undefined) out.standaloneVariants = standalone;
+  const baseSku = optionalText(`${path}.baseListingSku`, p['baseListingSku'] ?? p['base_listing_sku']);
+  if (baseSku !== undefined) {
+    if (baseSku.length > 255) throw invalidField(`${path}.baseListingSku`, 'must be at most 255 characters');
+    out.baseListingSku = baseSku;
+  }
+  const retire = optionalBool(`${path}.retireBaseParent`, p['retireBaseParent'] ?? p['retire_base_parent']);
+  if (retire !== undefined) out.retireBaseParent = retire;
   return out;
 }
 

@@ -52,6 +52,14 @@ export interface SaleInput {
   endAt: string | null;
 }
 
+/** A scheduled sale as served: an unset startAt/endAt is absent (an unset proto3 Timestamp), never null. */
+export interface SaleView {
+  strikeThroughPrice: number;
+  salePrice: number;
+  startAt?: string;
+  endAt?: string;
+}
+
 export interface VariantInput {
   sku: string;
   channelId?: string;
@@ -69,6 +77,9 @@ export interface ListingProductDataInput {
   productTypeId?: string;
   pivotAttributes?: string[];
   swatchImageAttributeId?: string[];
+  standaloneVariants?: boolean;
+  baseListingSku?: string;
+  retireBaseParent?: boolean;
   attributes?: AttributeInput[];
 }
 
@@ -105,7 +116,7 @@ export interface VariantView {
   identifiers: AttributeGroupView;
   productData: AttributeGroupView;
   logistics: AttributeGroupView;
-  pricing: AttributeGroupView & { sales: SaleInput[] };
+  pricing: AttributeGroupView & { sales: SaleView[] };
 }
 
 export interface ListingView {
@@ -119,6 +130,10 @@ export interface ListingView {
     attributes: AttributeValue[];
     updatedAt: string;
     swatchImageAttributeId: string[];
+    /** Seller choices for how the channel lists the variants (resolutions §7); defaults false / "" / false. */
+    standaloneVariants: boolean;
+    baseListingSku: string;
+    retireBaseParent: boolean;
   };
   variants: VariantView[];
   createdAt: string;

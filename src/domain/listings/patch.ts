@@ -3,7 +3,8 @@ import { notFound } from '../errors.js';
 import { writeAttributes, type AttributeOwner } from './attributes.js';
 import type { ListingPatch } from './listing-input.js';
 import type { AttributeGroupName, AttributeInput } from './model.js';
-import { insertVariants, syncHasChannelId } from './write.js';
+import { attributesOfRequest, checkSelectValues } from './valid-values-check.js';
+import { insertVariants, syncHasChannelId, type ListingWriteOptions } from './write.js';
 
 /**
  * The seller's edit of a listing (DESIGN.md PATCH /admin/…/listings/{id}). Each change moves exactly the
@@ -46,6 +47,7 @@ export async function patchListing(
   listingId: number,
   patch: ListingPatch,
   now: Date,
+  options: ListingWriteOptions = {},
 ): Promise<{ newProductIds: number[] }> {
   const iso = now.toISOString();
   const listing = await tx
@@ -55,6 +57,10 @@ export async function patchListing(
     .where('id', '=', listingId)
     .executeTakeFirst();
   if (!listing) throw notFound(`listing ${listingId} not found in this account`);
+  if (options.checkSelectValues) {
+    const productTypeId = patch.productData?.productTypeId ?? listing.product_type_id;
+    await checkSelectValues(tx, accountId, listing.storefront_id, productTypeId, attributesOfRequest(patch.productData, patch.variants));
+  }
 
   let productDataChanged = false;
   let listingTouched = false;
@@ -68,6 +74,12 @@ export async function patchListing(
     if (pivots !== undefined && pivots !== listing.pivot_attributes) fields['pivot_attributes'] = pivots;
     const swatch = pd.swatchImageAttributeId === undefined ? undefined : JSON.stringify(pd.swatchImageAttributeId);
     if (swatch !== undefined && swatch !== listing.swatch_image_attribute_ids) fields['swatch_image_attribute_ids'] = swatch;
+    const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
+    const standalone = flag(pd.standaloneVariants);
+    if (standalone !== undefined && standalone !== listing.standalone_variants) fields['standalone_variants'] = standalone;
+    if (pd.baseListingSku !== undefined && pd.baseListingSku !== listing.base_listing_sku) fields['base_listing_sku'] = pd.baseListingSku;
+    const retire = flag(pd.retireBaseParent);
+    if (retire !== undefined && retire !== listing.retire_base_parent) fields['retire_base_parent'] = retire;
     const attrsChanged = await editGroup(tx, accountId, { type: 'L', id: listingId }, 'product_data', pd.attributes, pd.removeAttributeIds, now);
     if (Object.keys(fields).length > 0 || attrsChanged) {
       productDataChanged = true;

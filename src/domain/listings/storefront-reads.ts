@@ -4,7 +4,7 @@ import type { ListingView, VariantView } from './model.js';
 import { findListing, findStorefrontVariant, loadListingViews, loadVariantViews } from './view.js';
 
 /**
- * The storefront's single reads (resolutions §4): a listing by id or group SKU, a variant by SKU, and the
+ * The storefront's single reads (resolutions §4, §7): a listing by id or by a SKU (a variant's or its own), a variant by SKU, and the
  * category of a SKU's listing. A read shows what the polls would send the channel (forPoll: attributes
  * over maxUniqueItems are left out), so a channel that re-reads a listing sees the same content as in the
  * poll. Another storefront's or account's listing or SKU answers 404, as an unknown one does.
@@ -32,11 +32,17 @@ export async function getStorefrontListing(db: Db, accountId: number, storefront
   return view;
 }
 
-/** GET /v2/storefront/listing/sku/{sku}: the listing whose group SKU is `sku` (exact). */
+/**
+ * GET /v2/storefront/listing/sku/{sku} (resolutions §7): the listing that contains a variant with this SKU,
+ * as the production definition says; a listing's own group SKU finds it too when no variant has that SKU
+ * (the variant wins when both exist, since one SKU names one variant per storefront). A variant detached
+ * from its deleted listing has no listing to answer with.
+ */
 export async function getStorefrontListingBySku(db: Db, accountId: number, storefrontId: number, sku: string): Promise<ListingView> {
-  const id = await storefrontListingIdBySku(db, accountId, storefrontId, sku);
+  const variant = await findStorefrontVariant(db, accountId, storefrontId, sku);
+  const id = variant?.listingId ?? (await storefrontListingIdBySku(db, accountId, storefrontId, sku));
   const [view] = id === null ? [] : await loadListingViews(db, accountId, [id], VIEW);
-  if (!view) throw notFound(`no listing with group sku "${sku}" on this storefront`);
+  if (!view) throw notFound(`no listing with a variant or group sku "${sku}" on this storefront`);
   return view;
 }
 

@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
-import { failedPrecondition, invalidArgument, invalidField, notFound, permissionDenied, type FieldViolation } from '../errors.js';
+import { alreadyExists, failedPrecondition, invalidArgument, invalidField, notFound, permissionDenied, type FieldViolation } from '../errors.js';
 import { idViolation, parseAttributeSpec, readStoredSpec, type StoredSpec } from './taxonomy-spec.js';
 
 /**
@@ -219,7 +219,11 @@ export async function deleteProductType(tx: Tx, principal: Principal, productTyp
 }
 
 export async function listAttributeSpecs(db: Db, principal: Principal, productTypeId: string): Promise<AttributeSpecView[]> {
-  const sf = storefrontOf(principal);
+  return listStorefrontAttributeSpecs(db, storefrontOf(principal), productTypeId);
+}
+
+/** The specs of one of the storefront's product types, ordered by id; an unknown product type is a 404. */
+export async function listStorefrontAttributeSpecs(db: Db, sf: Storefront, productTypeId: string): Promise<AttributeSpecView[]> {
   await requireProductType(db, sf, productTypeId);
   const rows = await specs(db, sf, productTypeId).select(SPEC_COLUMNS).execute();
   return rows.map(specView).sort((a, b) => byText(a.attributeSpecId, b.attributeSpecId));
@@ -241,11 +245,16 @@ export interface PutAttributeSpecInput {
   /** The object under attributeSpec, unparsed, and the name it came under (for messages). */
   attributeSpec: unknown;
   bodyField: string;
+  /**
+   * 'upsert' (the PUTs) replaces an existing spec; 'create' (POST, resolutions §7) refuses one with
+   * ALREADY_EXISTS and leaves it as it is.
+   */
+  mode: 'upsert' | 'create';
 }
 
 /**
- * Upsert of one spec (a PUT replaces every field). The product type is created, with empty names, when
- * the channel pushes a spec before it: channels often send specs first.
+ * Writes one spec (a PUT replaces every field; a POST only creates). The product type is created, with
+ * empty names, when the channel pushes a spec before it: channels often send specs first.
  */
 export async function putAttributeSpec(tx: Tx, principal: Principal, input: PutAttributeSpecInput, now: Date): Promise<AttributeSpecView> {
   const sf = storefrontOf(principal);
@@ -266,6 +275,8 @@ export async function putAttributeSpec(tx: Tx, principal: Principal, input: PutA
   const at = now.toISOString();
   await writeProductType(tx, sf, { productTypeId: input.productTypeId, displayName: '', description: '' }, at, false);
   const existing = await specs(tx, sf, input.productTypeId).select(['id', 'max_unique_items']).where('attribute_spec_id', '=', attributeSpecId).executeTakeFirst();
+  const exists = () => alreadyExists(`attribute spec "${attributeSpecId}" of product type "${input.productTypeId}" already exists; PUT replaces it`);
+  if (existing && input.mode === 'create') throw exists();
   if (!existing) {
     const { n } = await specs(tx, sf, input.productTypeId).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     if (Number(n) >= MAX_SPECS_PER_PRODUCT_TYPE) {
@@ -273,7 +284,7 @@ export async function putAttributeSpec(tx: Tx, principal: Principal, input: PutA
     }
   }
   const spec = JSON.stringify(parsed.spec);
-  await tx
+  const written = await tx
     .insertInto('taxonomy_attribute_specs')
     .values({
       account_id: sf.accountId,
@@ -285,13 +296,14 @@ export async function putAttributeSpec(tx: Tx, principal: Principal, input: PutA
       created_at: at,
       updated_at: at,
     })
-    // Upsert in one statement so that two concurrent PUTs of a new spec cannot collide; created_at stays.
-    .onConflict((oc) =>
-      oc
-        .columns(['account_id', 'storefront_id', 'product_type_id', 'attribute_spec_id'])
-        .doUpdateSet({ spec, max_unique_items: parsed.maxUniqueItems, updated_at: at }),
-    )
-    .execute();
+    // One statement, so that two concurrent writes of a new spec cannot collide: a PUT updates (created_at
+    // stays), a POST that lost the race to another writer inserts nothing and answers ALREADY_EXISTS.
+    .onConflict((oc) => {
+      const key = oc.columns(['account_id', 'storefront_id', 'product_type_id', 'attribute_spec_id']);
+      return input.mode === 'create' ? key.doNothing() : key.doUpdateSet({ spec, max_unique_items: parsed.maxUniqueItems, updated_at: at });
+    })
+    .executeTakeFirst();
+  if (input.mode === 'create' && Number(written.numInsertedOrUpdatedRows ?? 0n) === 0) throw exists();
   if ((existing?.max_unique_items ?? null) !== parsed.maxUniqueItems) await touchListingsOfProductType(tx, sf, input.productTypeId, now);
   return getAttributeSpec(tx, principal, input.productTypeId, attributeSpecId);
 }

@@ -5,7 +5,7 @@ import type { Db } from '../../db/tx.js';
 import { applyAttributeLimits, attributeLimitsFor, type AttributeLimits } from './attribute-limits.js';
 import { loadAttributes, ownerKey, type AttributeGroups } from './attributes.js';
 import { moneyAmountText } from '../../lib/money.js';
-import type { AttributeGroupName, AttributeValue, AttributeValueKinds, ListingView, SaleInput, VariantView } from './model.js';
+import type { AttributeGroupName, AttributeValue, AttributeValueKinds, ListingView, SaleInput, SaleView, VariantView } from './model.js';
 import { storefrontSettingsFor } from './storefront-settings.js';
 
 /**
@@ -36,6 +36,10 @@ function groupOf(groups: AttributeGroups | undefined, group: AttributeGroupName)
 /** Leaves out what the limits forbid (forPoll only). */
 function limited(values: AttributeValue[], limits: Map<string, number> | undefined, options: ViewOptions): AttributeValue[] {
   return options.forPoll ? applyAttributeLimits(values, limits).kept : values;
+}
+
+function saleView({ startAt, endAt, ...prices }: SaleInput): SaleView {
+  return { ...prices, ...(startAt ? { startAt } : {}), ...(endAt ? { endAt } : {}) };
 }
 
 /** Value kinds as stored, money amounts (also inside multi-object items) padded for output. */
@@ -88,7 +92,7 @@ function variantView(
       enabled: true,
       attributes: show('pricing'),
       updatedAt: v.pricing_updated_at,
-      sales: parse<SaleInput[]>(v.pricing_sales, []),
+      sales: parse<SaleInput[]>(v.pricing_sales, []).map(saleView),
     },
   };
 }
@@ -167,6 +171,9 @@ export async function loadListingViews(db: Db, accountId: number, listingIds: nu
         attributes: limited(groupOf(attributes.get(ownerKey('L', l.id)), 'product_data'), typeLimits, options).map(outValue),
         updatedAt: l.product_data_updated_at,
         swatchImageAttributeId: parse<string[]>(l.swatch_image_attribute_ids, []),
+        standaloneVariants: l.standalone_variants === 1,
+        baseListingSku: l.base_listing_sku,
+        retireBaseParent: l.retire_base_parent === 1,
       },
       variants: (variantsOf.get(l.id) ?? []).map((v) => variantView(v, attributes.get(ownerKey('V', v.id)), storefrontSettings, typeLimits, options)),
       createdAt: l.created_at,

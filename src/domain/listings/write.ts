@@ -7,6 +7,7 @@ import { alreadyExists } from '../errors.js';
 import { deleteAttributes, writeAttributes } from './attributes.js';
 import type { ListingInput, VariantInput } from './model.js';
 import { requireStorefront } from './storefront-settings.js';
+import { attributesOfRequest, checkSelectValues } from './valid-values-check.js';
 
 /**
  * Creating listings (seller, ingestion). The new variants carry no stock yet: the caller refreshes them
@@ -134,9 +135,24 @@ export async function insertVariants(
   return { variantIds, productIds };
 }
 
+/** Who writes: the seller's values are checked against the channel's select lists; the channel's own are not. */
+export interface ListingWriteOptions {
+  checkSelectValues?: boolean;
+}
+
 /** Creates a listing with its variants on the storefront; a listing SKU or variant SKU already there is a 409. */
-export async function createListing(tx: Tx, accountId: number, storefrontId: number, input: ListingInput, now: Date): Promise<CreatedListing> {
+export async function createListing(
+  tx: Tx,
+  accountId: number,
+  storefrontId: number,
+  input: ListingInput,
+  now: Date,
+  options: ListingWriteOptions = {},
+): Promise<CreatedListing> {
   await requireStorefront(tx, accountId, storefrontId);
+  if (options.checkSelectValues) {
+    await checkSelectValues(tx, accountId, storefrontId, input.productData?.productTypeId ?? '', attributesOfRequest(input.productData, input.variants));
+  }
   const iso = now.toISOString();
   const existing = await tx
     .selectFrom('listings')
@@ -160,6 +176,9 @@ export async function createListing(tx: Tx, accountId: number, storefrontId: num
         product_type_id: pd.productTypeId ?? '',
         pivot_attributes: JSON.stringify(pd.pivotAttributes ?? []),
         swatch_image_attribute_ids: JSON.stringify(pd.swatchImageAttributeId ?? []),
+        standalone_variants: pd.standaloneVariants === true ? 1 : 0,
+        base_listing_sku: pd.baseListingSku ?? '',
+        retire_base_parent: pd.retireBaseParent === true ? 1 : 0,
         product_data_updated_at: iso,
         channel_listing_id: input.channelListingId ?? null,
         has_channel_id: input.variants.some((v) => (v.channelId ?? '') !== '') ? 1 : 0,

@@ -7,7 +7,8 @@ import { packagesByTrackingNumber, type ShippedPackage } from './shipped-package
  * internal status is SHIPPED or PARTIALLY_SHIPPED (a filter the caller cannot change), oldest
  * lastUpdatedTs first with the id as tie-breaker. salesChannelStatus is the last status the channel
  * confirmed through POST /v1/salesOrder/{orderNumber}/confirmStatus ("" when it never confirmed one).
- * Channel-fulfilled orders (fba or channelWillFulfill) are left out unless asked for.
+ * Channel-fulfilled orders (fba or channelWillFulfill) are left out unless asked for. GET
+ * /v2/storefront/order answers one order, of any status, in the same view (shippedOrderViews).
  */
 
 export const SHIPPED_STATUSES = ['SHIPPED', 'PARTIALLY_SHIPPED'] as const;
@@ -40,8 +41,12 @@ export interface ShippedOrdersPage {
   next: { updatedAt: string; id: number } | null;
 }
 
-export async function listShippedOrders(db: Db, accountId: number, filter: ShippedOrdersFilter): Promise<ShippedOrdersPage> {
-  let query = db
+/**
+ * The storefront's orders with what the ShippedOrder view needs (salesChannelStatus is the last status the
+ * channel confirmed). The one query behind both the feed and GET /v2/storefront/order.
+ */
+export function shippedOrderRows(db: Db, accountId: number, storefrontId: number) {
+  return db
     .selectFrom('sales_orders as o')
     .select((eb) => [
       'o.id',
@@ -60,8 +65,13 @@ export async function listShippedOrders(db: Db, accountId: number, filter: Shipp
         .as('sales_channel_status'),
     ])
     .where('o.account_id', '=', accountId)
-    .where('o.storefront_id', '=', filter.storefrontId)
-    .where('o.status', 'in', [...SHIPPED_STATUSES]);
+    .where('o.storefront_id', '=', storefrontId);
+}
+
+export type ShippedOrderRow = Awaited<ReturnType<ReturnType<typeof shippedOrderRows>['execute']>>[number];
+
+export async function listShippedOrders(db: Db, accountId: number, filter: ShippedOrdersFilter): Promise<ShippedOrdersPage> {
+  let query = shippedOrderRows(db, accountId, filter.storefrontId).where('o.status', 'in', [...SHIPPED_STATUSES]);
   if (filter.lastUpdatedTs) query = query.where('o.last_updated_ts', '>=', filter.lastUpdatedTs.toISOString());
   if (!filter.includeChannelFulfilled) query = query.where('o.fba', '=', 0).where('o.channel_will_fulfill', '=', 0);
   if (filter.salesChannelStatuses.length > 0) {
@@ -86,8 +96,12 @@ export async function listShippedOrders(db: Db, accountId: number, filter: Shipp
   const page = rows.slice(0, filter.pageSize);
   const last = page[page.length - 1];
   const next = rows.length > filter.pageSize && last ? { updatedAt: last.last_updated_ts, id: Number(last.id) } : null;
-  if (page.length === 0) return { orders: [], next };
+  return { orders: await shippedOrderViews(db, accountId, page), next };
+}
 
+/** The ShippedOrder view (2.16) of these orders, in their order: line items and one package per tracking number. */
+export async function shippedOrderViews(db: Db, accountId: number, page: readonly ShippedOrderRow[]): Promise<ShippedOrderV2[]> {
+  if (page.length === 0) return [];
   const ids = page.map((o) => Number(o.id));
   const [lines, packagesOf] = await Promise.all([
     db
@@ -112,7 +126,7 @@ export async function listShippedOrders(db: Db, accountId: number, filter: Shipp
     });
     linesByOrder.set(Number(l.order_id), list);
   }
-  const orders = page.map((o): ShippedOrderV2 => {
+  return page.map((o): ShippedOrderV2 => {
     const id = Number(o.id);
     return {
       channelOrderId: o.channel_order_id,
@@ -126,5 +140,4 @@ export async function listShippedOrders(db: Db, accountId: number, filter: Shipp
       packages: packagesByTrackingNumber(packagesOf.get(id) ?? []),
     };
   });
-  return { orders, next };
 }

@@ -58,8 +58,8 @@ export const AttributeGroupOut = Type.Object({
 export const SaleOut = Type.Object({
   strikeThroughPrice: Type.Number(),
   salePrice: Type.Number(),
-  startAt: Type.Union([Timestamp, Type.Null()]),
-  endAt: Type.Union([Timestamp, Type.Null()]),
+  startAt: Type.Optional({ ...Timestamp, description: 'absent when the sale has no start' }),
+  endAt: Type.Optional({ ...Timestamp, description: 'absent when the sale has no end' }),
 });
 
 export const VariantV2 = Type.Object(
@@ -95,6 +95,9 @@ export const ListingV2 = Type.Object(
       attributes: Type.Array(AttributeValueOut),
       updatedAt: Timestamp,
       swatchImageAttributeId: Type.Array(Type.String()),
+      standaloneVariants: Type.Boolean({ description: 'the seller asks for each variant to be listed on its own (default false)' }),
+      baseListingSku: Type.String({ description: 'the SKU of the listing this one is based on, as the seller set it ("" = none)' }),
+      retireBaseParent: Type.Boolean({ description: 'the seller asks for the base listing\'s parent to be retired (default false)' }),
     }),
     variants: Type.Array(VariantV2),
     createdAt: Timestamp,
@@ -156,6 +159,9 @@ export const ListingProductDataInput = Type.Object(
     productTypeId: Type.Optional(Type.String()),
     pivotAttributes: Type.Optional(Type.Array(Type.String())),
     swatchImageAttributeId: Type.Optional(Type.Array(Type.String())),
+    standaloneVariants: Type.Optional(Type.Boolean({ description: 'default false; snake_case standalone_variants accepted' })),
+    baseListingSku: Type.Optional(Type.String({ maxLength: 255, description: 'default ""; snake_case base_listing_sku accepted' })),
+    retireBaseParent: Type.Optional(Type.Boolean({ description: 'default false; snake_case retire_base_parent accepted' })),
     attributes: Type.Optional(Type.Array(AttributeInput)),
   },
   { additionalProperties: true },

@@ -42,7 +42,10 @@ export function registerAdminCreateListing(app: App, deps: Deps) {
           'A listing groups variants (catalog SKUs; unknown SKUs are added to the catalog) under a group SKU on one ' +
           'storefront. Every attribute value gets a versionId. The new listing appears in the storefront\'s ' +
           '`listing/new` poll until one of its variants has a channel id, then in `product_data/updated`. A group SKU ' +
-          'or variant SKU already on the storefront is a 409. Answers the listing in the v2 shape.',
+          'or variant SKU already on the storefront is a 409. An attribute whose spec (the listing\'s product type, ' +
+          'attribute id = attributeSpecId) is TYPE_SELECT or TYPE_MULTI_SELECT with valid values must use one of them: ' +
+          'the storefront\'s own valid values when the channel set some, else the spec\'s (else 400 naming the field). ' +
+          'Answers the listing in the v2 shape.',
         params: AccountParams,
         body: Body,
         response: adminResponses({ 201: ListingV2 }, [400, 401, 404, 409], 'the listing SKU or a variant SKU is already on this storefront'),
@@ -53,7 +56,7 @@ export function registerAdminCreateListing(app: App, deps: Deps) {
       const input = parseListingInput(request.body);
       const now = deps.clock.now();
       const listingId = await withTx(deps.db.db, async (tx) => {
-        const created = await createListing(tx, accountId, request.body.storefrontId, input, now);
+        const created = await createListing(tx, accountId, request.body.storefrontId, input, now, { checkSelectValues: true });
         await refreshVariantStock(tx, accountId, created.productIds, now);
         return created.listingId;
       });

@@ -1,5 +1,6 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../types.js';
+import { registerAdminAttributeSpecs } from './attribute-specs.js';
 import { registerAdminCreateListing } from './create-listing.js';
 import { registerAdminDeleteListing } from './delete-listing.js';
 import { registerAdminGetListing } from './get-listing.js';
@@ -17,4 +18,5 @@ export function registerAdminListingRoutes(app: App, deps: Deps): void {
   registerAdminDeleteListing(app, deps);
   registerAdminStorefrontSettings(app, deps);
   registerAdminListingErrors(app, deps);
+  registerAdminAttributeSpecs(app, deps);
 }

@@ -43,7 +43,10 @@ export function registerAdminPatchListing(app: App, deps: Deps) {
           'productData.enabled (listing or variant) and inventory.enabled per variant. Product-data changes move the ' +
           'listing in `product_data/updated`; price and sale changes move the variant in `variant/pricing/updated`; ' +
           'enabling or disabling inventory moves it in `variant/inventory/updated`. Settings given replace the ' +
-          "variant's own settings. A variant SKU the listing does not have yet is added to it.",
+          "variant's own settings. A variant SKU the listing does not have yet is added to it. productData's " +
+          'standaloneVariants, baseListingSku and retireBaseParent are product data too (defaults false, "", false). ' +
+          'Attribute values given for a select spec of the listing\'s product type (after this edit) must be among ' +
+          'its valid values, the storefront\'s own when the channel set some (else 400 naming the field).',
         params: ListingParams,
         body: Body,
         response: adminResponses({ 200: ListingV2 }, [400, 401, 404, 409], 'an added variant SKU is already on another listing of the storefront'),
@@ -54,7 +57,7 @@ export function registerAdminPatchListing(app: App, deps: Deps) {
       const patch = parseListingPatch(request.body);
       const now = deps.clock.now();
       await withTx(deps.db.db, async (tx) => {
-        const { newProductIds } = await patchListing(tx, accountId, listingId, patch, now);
+        const { newProductIds } = await patchListing(tx, accountId, listingId, patch, now, { checkSelectValues: true });
         await refreshVariantStock(tx, accountId, newProductIds, now);
       });
       const [view] = await loadListingViews(deps.db.db, accountId, [listingId], { forPoll: false });

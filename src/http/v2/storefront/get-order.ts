@@ -1,24 +1,36 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
+import { invalidField } from '../../../domain/errors.js';
 import { getStorefrontOrder } from '../../../domain/storefront/order-read.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v2Query } from '../../params.js';
 import { v2Responses } from '../../schemas/common.js';
-import { SalesOrderV1 } from '../../schemas/sales-orders-v1.js';
+import { ShippedOrder } from '../../schemas/shipped-orders.js';
 import { STOREFRONT_ROUTE_CONFIG, TAGS } from './route-config.js';
+
+// int64 query values arrive as text; the domain checks them (not a whole number: 400 naming the field).
+const Int64 = (description: string) => Type.Optional(Type.String({ description }));
 
 const Query = Type.Object(
   {
     channelOrderId: Type.Optional(Type.String({ description: 'the order id the channel used when creating the order' })),
     channel_order_id: Type.Optional(Type.String({ description: 'snake_case alias of channelOrderId' })),
-    orderNumber: Type.Optional(Type.String({ description: 'the service\'s order number' })),
-    order_number: Type.Optional(Type.String({ description: 'snake_case alias of orderNumber' })),
+    orderNumber: Int64('int64: the service\'s order number'),
+    order_number: Int64('snake_case alias of orderNumber'),
+    purchaseOrderId: Int64('int64: the service\'s order id, which is its order number'),
+    purchase_order_id: Int64('snake_case alias of purchaseOrderId'),
   },
   { additionalProperties: true },
 );
 
-const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+/** One value of a query parameter as text; "" counts as not given, a repeated key is a 400. */
+function single(query: Record<string, unknown>, name: string): string | null {
+  const v = v2Query(query, name);
+  if (Array.isArray(v)) throw invalidField(name, 'must be given once');
+  if (v === undefined || v === null || v === '') return null;
+  return String(v);
+}
 
 export function registerGetStorefrontOrder(app: App, deps: Deps) {
   app.get(
@@ -29,18 +41,21 @@ export function registerGetStorefrontOrder(app: App, deps: Deps) {
         tags: TAGS,
         summary: 'Get one of the storefront\'s orders',
         description:
-          'Exactly one of `channelOrderId` or `orderNumber` (else 400). Answers `{order}` in the v1 sales order ' +
-          'shape (document 2.10), the one order shape of the service, with its packages. Orders of other ' +
-          'storefronts or accounts are a 404.',
+          'Exactly one of `channelOrderId`, `orderNumber` or `purchaseOrderId` (none or more than one: 400 ' +
+          'INVALID_ARGUMENT); `orderNumber` and `purchaseOrderId` are both the service\'s order number (int64; not a ' +
+          'whole number: 400). Answers `{order}` in the same ShippedOrder view as GET /v2/storefront/orders/shipped ' +
+          '(document 2.16: line items, one package per tracking number), for an order in any status. Orders of ' +
+          'other storefronts or accounts, and unknown ones, are a 404.',
         querystring: Query,
-        response: v2Responses({ 200: Type.Object({ order: SalesOrderV1 }) }, [400, 401, 403, 404, 429]),
+        response: v2Responses({ 200: Type.Object({ order: ShippedOrder }) }, [400, 401, 403, 404, 429]),
       },
     },
     async (request) => {
       const query = request.query as Record<string, unknown>;
       const order = await getStorefrontOrder(deps.db.db, principalOf(request), {
-        channelOrderId: text(v2Query(query, 'channelOrderId')),
-        orderNumber: text(v2Query(query, 'orderNumber')),
+        channelOrderId: single(query, 'channelOrderId'),
+        orderNumber: single(query, 'orderNumber'),
+        purchaseOrderId: single(query, 'purchaseOrderId'),
       });
       return { order };
     },

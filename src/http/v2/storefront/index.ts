@@ -18,6 +18,8 @@ import { registerPutSubmission } from './listing/put-submission.js';
 import { registerRecordVariantErrors } from './listing/record-variant-errors.js';
 import { registerSetChannelId } from './listing/set-channel-id.js';
 import { registerSetVariantStatus } from './listing/set-variant-status.js';
+import { registerGetValidValues } from './listing/get-valid-values.js';
+import { registerSetValidValues } from './listing/set-valid-values.js';
 import { registerStorefrontCancelOrder } from './orders/cancel-order.js';
 import { registerTaxonomyRoutes } from './taxonomy/index.js';
 import { registerIngestionRoutes } from './ingestion/index.js';
@@ -48,4 +50,6 @@ export function registerV2StorefrontRoutes(app: App, deps: Deps): void {
   registerRecordVariantErrors(app, deps);
   registerSetChannelId(app, deps);
   registerSetVariantStatus(app, deps);
+  registerSetValidValues(app, deps);
+  registerGetValidValues(app, deps);
 }

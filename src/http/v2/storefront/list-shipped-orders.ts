@@ -5,7 +5,8 @@ import { listShippedOrders } from '../../../domain/storefront/shipped-orders.js'
 import { principalOf } from '../../plugins/auth.js';
 import { clampPageSize, decodeV2Cursor, encodeCursor } from '../../pagination.js';
 import { booleanParam, listParam, optionalTimestampParam, v2Query } from '../../params.js';
-import { Timestamp, v2Responses } from '../../schemas/common.js';
+import { v2Responses } from '../../schemas/common.js';
+import { ShippedOrder } from '../../schemas/shipped-orders.js';
 import { STOREFRONT_ROUTE_CONFIG, TAGS } from './route-config.js';
 
 const CURSOR_ROUTE = 'GET /v2/storefront/orders/shipped';
@@ -41,41 +42,6 @@ const Query = Type.Object(
   { additionalProperties: true },
 );
 
-const Item = Type.Object({ lineItemId: Type.String(), sku: Type.String(), quantity: Type.String({ description: 'int64' }), channelSku: Type.String() });
-const ShippedOrder = Type.Object({
-  channelOrderId: Type.String(),
-  status: Type.String({ description: 'SHIPPED or PARTIALLY_SHIPPED (internal status)' }),
-  salesChannelStatus: Type.String({ description: 'the last status the channel confirmed; "" when none' }),
-  lastUpdatedTs: Timestamp,
-  orderNumber: Type.String({ description: 'int64' }),
-  marketplaceId: Type.String(),
-  standardServiceLevel: Type.String(),
-  lineItems: Type.Array(
-    Type.Object({
-      lineItemId: Type.String(),
-      channelLineItemId: Type.String(),
-      sku: Type.String(),
-      quantity: Type.String({ description: 'int64' }),
-      channelSku: Type.String(),
-    }),
-  ),
-  packages: Type.Array(
-    Type.Object({
-      packageId: Type.String({ description: 'int64' }),
-      carrier: Type.String(),
-      serviceLevel: Type.String(),
-      tracking: Type.String(),
-      shippedTs: Timestamp,
-      items: Type.Array(Item),
-    }),
-    {
-      description:
-        'one entry per tracking number: packages recorded under one tracking number are merged (first packageId, ' +
-        'earliest shippedTs, items summed per line); packages without a tracking number stay one entry each',
-    },
-  ),
-});
-
 export function registerListShippedOrders(app: App, deps: Deps) {
   app.get(
     '/v2/storefront/orders/shipped',
@@ -90,7 +56,7 @@ export function registerListShippedOrders(app: App, deps: Deps) {
           '`salesChannelStatus` further keeps orders whose last status confirmed through ' +
           'POST /v1/salesOrder/{orderNumber}/confirmStatus is one of the values given. Orders the channel ' +
           'fulfills (fba or channelWillFulfill) are left out unless `include_channel_fulfilled_orders=true`. ' +
-          'One package entry per recorded package. Page with `cursor`/`nextPageCursor` ("" on the last page), ' +
+          'One package entry per tracking number. Page with `cursor`/`nextPageCursor` ("" on the last page), ' +
           'repeating the same filters; an order updated while you page may appear again, never be lost.',
         querystring: Query,
         response: v2Responses({ 200: Type.Object({ orders: Type.Array(ShippedOrder), nextPageCursor: Type.String() }) }, [400, 401, 403, 429]),

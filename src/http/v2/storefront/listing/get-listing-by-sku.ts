@@ -15,11 +15,12 @@ export function registerGetStorefrontListingBySku(app: App, deps: Deps) {
       config: STOREFRONT_ROUTE_CONFIG,
       schema: {
         tags: TAGS,
-        summary: 'Get a listing by its group SKU',
+        summary: 'Get the listing that contains a variant SKU',
         description:
-          `The storefront's listing whose group SKU is \`sku\` (exact; a variant SKU is not a listing's SKU). ${READ_CONTENT_NOTE} ` +
-          'Unknown, or another storefront\'s: 404.',
-        params: Type.Object({ sku: Type.String({ description: 'the listing\'s group SKU' }) }),
+          `The storefront's listing that contains a variant with SKU \`sku\` (exact). When no variant of the storefront has ` +
+          'that SKU, the listing whose own group SKU it is. A variant kept after its listing was deleted has no listing ' +
+          `(404). ${READ_CONTENT_NOTE} Unknown, or another storefront's or account's: 404.`,
+        params: Type.Object({ sku: Type.String({ description: 'a variant SKU, or the listing\'s group SKU' }) }),
         response: v2Responses({ 200: ListingV2 }, [401, 403, 404, 429]),
       },
     },

@@ -20,16 +20,15 @@ export function registerListInventoryUpdatedSkus(app: App, deps: Deps) {
         summary: 'Poll SKUs of variants whose inventory changed',
         description:
           'The document\'s ListSkusWithUpdatedInventory: the same variants, order and paging as ' +
-          'GET /v2/storefront/listing/variant/inventory/updated, as SKUs only. `driftListings` has the same ' +
-          'length and order as `skus` and names each SKU\'s listing (the service\'s listing id; "" for a variant ' +
-          'whose listing was deleted while it stays live on the channel).',
+          'GET /v2/storefront/listing/variant/inventory/updated, as SKUs only. `driftListings` is always `[]` ' +
+          '(the response shares its message with the drift route, which alone fills it; resolutions §7).',
         querystring: PollQuery,
         response: v2Responses(
           {
             200: Type.Object({
               skus: Type.Array(Type.String()),
               nextPageCursor: Type.String({ description: '"" on the last page' }),
-              driftListings: Type.Array(DriftListingV2),
+              driftListings: Type.Array(DriftListingV2, { maxItems: 0, description: 'always empty here; filled by the drift route only' }),
             }),
           },
           [400, 401, 403, 429],
@@ -41,7 +40,7 @@ export function registerListInventoryUpdatedSkus(app: App, deps: Deps) {
       const storefrontId = principal.storefrontId!;
       const filter = pollFilter(deps, CURSOR_ROUTE, storefrontId, request.query as Record<string, unknown>);
       const page = await listInventoryUpdatedSkus(deps.db.db, principal.accountId, filter);
-      return { skus: page.skus, nextPageCursor: pollCursor(deps, CURSOR_ROUTE, storefrontId, page.next), driftListings: page.driftListings };
+      return { skus: page.skus, nextPageCursor: pollCursor(deps, CURSOR_ROUTE, storefrontId, page.next), driftListings: [] };
     },
   );
 }

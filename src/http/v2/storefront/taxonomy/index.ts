@@ -1,5 +1,6 @@
 import type { Deps } from '../../../../deps.js';
 import type { App } from '../../../types.js';
+import { registerCreateAttributeSpec } from './create-attribute-spec.js';
 import { registerDeleteAttributeSpec } from './delete-attribute-spec.js';
 import { registerDeleteProductType } from './delete-product-type.js';
 import { registerGetAttributeSpec } from './get-attribute-spec.js';
@@ -15,6 +16,7 @@ export function registerTaxonomyRoutes(app: App, deps: Deps): void {
   registerDeleteProductType(app, deps);
   registerListAttributeSpecs(app, deps);
   registerGetAttributeSpec(app, deps);
+  registerCreateAttributeSpec(app, deps);
   registerPutAttributeSpec(app, deps);
   registerDeleteAttributeSpec(app, deps);
 }

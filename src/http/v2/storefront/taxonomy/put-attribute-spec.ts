@@ -24,7 +24,7 @@ export function registerPutAttributeSpec(app: App, deps: Deps) {
     const body = request.body as Static<typeof AttributeSpecBody>;
     const bodyField = body.attributeSpec != null ? 'attributeSpec' : body.attribute_spec != null ? 'attribute_spec' : null;
     if (bodyField === null) throw invalidField('attributeSpec', 'is required');
-    const input = { productTypeId, pathAttributeSpecId, attributeSpec: body[bodyField], bodyField };
+    const input = { productTypeId, pathAttributeSpecId, attributeSpec: body[bodyField], bodyField, mode: 'upsert' as const };
     return withTx(deps.db.db, (tx) => putAttributeSpec(tx, principalOf(request), input, deps.clock.now()));
   };
 

@@ -1,4 +1,4 @@
-import { type Static } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { App } from '../../../types.js';
 import type { Deps } from '../../../../deps.js';
 import { withTx } from '../../../../db/tx.js';
@@ -19,10 +19,10 @@ export function registerUpsertProductType(app: App, deps: Deps) {
         description:
           'Body `{productType: {productTypeId*, displayName, description}}`, or the product type object itself. ' +
           'Upsert by productTypeId: displayName and description are replaced (absent = ""), createdAt is kept and ' +
-          'updatedAt moves. Answers the product type. Creating one past the storefront\'s ' +
+          'updatedAt moves. Answers `{productType}` (the production definition wraps it). Creating one past the storefront\'s ' +
           `${MAX_PRODUCT_TYPES_PER_STOREFRONT} product types is a 400 FAILED_PRECONDITION.`,
         body: ProductTypeBody,
-        response: v2Responses({ 200: ProductTypeV2 }, [400, 401, 403, 409, 429]),
+        response: v2Responses({ 200: Type.Object({ productType: ProductTypeV2 }) }, [400, 401, 403, 409, 429]),
       },
     },
     async (request) => {
@@ -30,7 +30,8 @@ export function registerUpsertProductType(app: App, deps: Deps) {
       const wrapped = body.productType ?? body.product_type;
       const name = body.productType != null ? 'productType' : 'product_type';
       const input = wrapped != null ? parseProductType(wrapped, name) : parseProductType(body, '');
-      return withTx(deps.db.db, (tx) => upsertProductType(tx, principalOf(request), input, deps.clock.now()));
+      const productType = await withTx(deps.db.db, (tx) => upsertProductType(tx, principalOf(request), input, deps.clock.now()));
+      return { productType };
     },
   );
 }
