@@ -6,6 +6,8 @@ import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './lib/rat
 import { resolveServerSecret } from './lib/server-secret.js';
 import { createSigner, type Signer } from './lib/signer.js';
 import path from 'node:path';
+import type { FastifyRequest } from 'fastify';
+import { REDACTED, redactUrl, redactUrlsInText } from './lib/log-redaction.js';
 
 /** Everything the app needs, created once at start and passed down; no module keeps a singleton. */
 export interface Deps {
@@ -29,9 +31,27 @@ export const LOG_REDACT = [
   'password',
 ];
 
+/** Fastify's request serializer, with credential query parameters in the URL redacted. */
+function serializeRequest(req: FastifyRequest) {
+  return {
+    method: req.method,
+    url: redactUrl(req.url),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 /** The service logger; `destination` lets tests read what would be written (stdout otherwise). */
 export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pino.DestinationStream): Logger {
-  const options = { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' } };
+  const options: pino.LoggerOptions = {
+    level: config.logLevel,
+    redact: { paths: LOG_REDACT, censor: REDACTED },
+    // Fastify takes a `req` serializer from the logger it is given in place of its own.
+    serializers: { req: serializeRequest },
+    // A URL can also reach a log inside a message (an error quoting it): each written line is checked.
+    hooks: { streamWrite: redactUrlsInText },
+  };
   return destination ? pino(options, destination) : pino(options);
 }
 
