@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
 import { closeDeps, createDeps } from './deps.js';
-import type { Config } from './config.js';
+import { startupWarnings, type Config } from './config.js';
 import { migrateToLatest } from './db/migrations/index.js';
 import type { Kysely } from 'kysely';
 import { startWorker } from './jobs/worker.js';
@@ -21,7 +21,15 @@ export async function serve(config: Config): Promise<void> {
     lines.push('  The database is empty. Create a ready-to-use sandbox with:  npm run cli -- sandbox');
   }
   if (config.adminToken === null) {
-    lines.push('  ADMIN_TOKEN is not set: the operator API (/admin) answers loopback callers only.');
+    lines.push(
+      config.trustProxy === false
+        ? '  ADMIN_TOKEN is not set: the operator API (/admin) answers loopback callers only.'
+        : '  ADMIN_TOKEN is not set: the operator API (/admin) answers no one, since TRUST_PROXY declares a proxy in front.',
+    );
+  }
+  for (const warning of startupWarnings(config)) {
+    deps.log.warn(warning);
+    lines.push(`  Warning: ${warning}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
   // WORKER=off when workers run as their own processes (`npm run cli -- worker`).

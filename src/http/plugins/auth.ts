@@ -70,26 +70,39 @@ function authorize(principal: Principal, requirement: AuthRequirement): void {
   checkBinding(principal, requirement.binding);
 }
 
-function isLoopback(ip: string): boolean {
+function isLoopback(ip: string | undefined): boolean {
   return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
 }
 
 /** A request relayed by a proxy on this host looks like loopback but comes from elsewhere. */
 function isProxied(request: FastifyRequest): boolean {
   const h = request.headers;
-  return h['x-forwarded-for'] !== undefined || h['x-forwarded-host'] !== undefined || h['x-real-ip'] !== undefined || h.forwarded !== undefined;
+  return (
+    h['x-forwarded-for'] !== undefined ||
+    h['x-forwarded-host'] !== undefined ||
+    h['x-forwarded-proto'] !== undefined ||
+    h['x-real-ip'] !== undefined ||
+    h.forwarded !== undefined
+  );
 }
 
 /**
  * /admin: Bearer ADMIN_TOKEN, compared in constant time. In development without ADMIN_TOKEN the operator
- * API answers direct loopback callers only (not ones relayed by a reverse proxy on the same host), so a
- * sandbox on a laptop works without setup but is never exposed.
+ * API answers direct loopback callers only, so a sandbox on a laptop works without setup but is never
+ * exposed. "Direct" is judged on the socket's peer, not request.ip (which TRUST_PROXY lets
+ * X-Forwarded-For decide), and never when TRUST_PROXY is set: a proxy is then declared, and a loopback
+ * peer may be that proxy relaying anyone, with or without forwarding headers.
  */
 function authorizeAdmin(deps: Deps, request: FastifyRequest): void {
   const expected = deps.config.adminToken;
   if (expected === null) {
-    if (!deps.config.production && isLoopback(request.ip) && !isProxied(request)) return;
-    throw unauthenticated('the operator API needs ADMIN_TOKEN to be configured');
+    const direct = deps.config.trustProxy === false && isLoopback(request.socket?.remoteAddress) && !isProxied(request);
+    if (!deps.config.production && direct) return;
+    throw unauthenticated(
+      deps.config.trustProxy === false
+        ? 'the operator API needs ADMIN_TOKEN to be configured'
+        : 'the operator API needs ADMIN_TOKEN to be configured (TRUST_PROXY is set, so no caller counts as local)',
+    );
   }
   const token = tokenFromHeader(request.headers.authorization);
   if (!token || !safeEqual(token, expected)) throw unauthenticated('missing or invalid operator token');
