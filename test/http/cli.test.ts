@@ -191,7 +191,7 @@ describe('operator CLI commands', () => {
       'install', '--account', String(accountId), '--app', String(app.appId), '--warehouse', `${dock.warehouseId}=DOCK-1`,
     );
     assert.equal(installed.integrationId, installed.installationId);
-    assert.equal(installed.redirectUrl, `https://cli.example/cb?client_id=${app.clientId}&code=${installed.code}`);
+    assert.equal(installed.redirectUrl, `https://cli.example/cb/?client_id=${app.clientId}&code=${installed.code}`);
 
     const issued = await json<{ tokenId: number; access_token: string; token_type: string; scopes: string[] }>(
       'token', 'create', '--account', String(accountId), '--scopes', 'inventory', '--scopes', 'report',

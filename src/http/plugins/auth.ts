@@ -54,17 +54,33 @@ function checkBinding(principal: Principal, binding: AuthRequirement['binding'])
   }
 }
 
-async function authenticate(deps: Deps, request: FastifyRequest): Promise<Principal> {
+/** The protection space named in Bearer challenges (RFC 6750 §3). */
+export const BEARER_REALM = 'Multichannel Commerce Service';
+
+/**
+ * RFC 6750 §3.1: a request with no credentials at all gets a challenge without an error code. The error
+ * renderer keeps a challenge set here; its default for other 401s is `Bearer error="invalid_token"`.
+ */
+function challengeIfNoCredentials(request: FastifyRequest, reply: FastifyReply): void {
+  if ((request.headers.authorization ?? '').trim() === '') reply.header('WWW-Authenticate', `Bearer realm="${BEARER_REALM}"`);
+}
+
+async function authenticate(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
   const token = tokenFromHeader(request.headers.authorization);
-  if (!token) throw unauthenticated('missing access token: send Authorization: Bearer <token>');
+  if (!token) {
+    challengeIfNoCredentials(request, reply);
+    throw unauthenticated('missing access token: send Authorization: Bearer <token>');
+  }
   const principal = await authenticateToken(deps.db, token);
   if (!principal) throw unauthenticated('access token is invalid or revoked');
   request.principal = principal;
   return principal;
 }
 
-function authorize(principal: Principal, requirement: AuthRequirement): void {
+function authorize(principal: Principal, requirement: AuthRequirement, reply: FastifyReply): void {
   if (requirement.scopes && requirement.scopes.length > 0 && !hasAnyScope(principal, requirement.scopes)) {
+    // RFC 6750 §3.1: the scopes that would do, space-separated, besides the version's error body.
+    reply.header('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${requirement.scopes.join(' ')}"`);
     throw permissionDenied(`this route needs one of the scopes: ${requirement.scopes.join(', ')}`);
   }
   checkBinding(principal, requirement.binding);
@@ -93,7 +109,7 @@ function isProxied(request: FastifyRequest): boolean {
  * X-Forwarded-For decide), and never when TRUST_PROXY is set: a proxy is then declared, and a loopback
  * peer may be that proxy relaying anyone, with or without forwarding headers.
  */
-function authorizeAdmin(deps: Deps, request: FastifyRequest): void {
+function authorizeAdmin(deps: Deps, request: FastifyRequest, reply: FastifyReply): void {
   const expected = deps.config.adminToken;
   if (expected === null) {
     const direct = deps.config.trustProxy === false && isLoopback(request.socket?.remoteAddress) && !isProxied(request);
@@ -105,7 +121,10 @@ function authorizeAdmin(deps: Deps, request: FastifyRequest): void {
     );
   }
   const token = tokenFromHeader(request.headers.authorization);
-  if (!token || !safeEqual(token, expected)) throw unauthenticated('missing or invalid operator token');
+  if (!token || !safeEqual(token, expected)) {
+    challengeIfNoCredentials(request, reply);
+    throw unauthenticated('missing or invalid operator token');
+  }
 }
 
 export function registerAuth(app: App, deps: Deps) {
@@ -113,14 +132,14 @@ export function registerAuth(app: App, deps: Deps) {
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const config = request.routeOptions.config;
     if (config.admin) {
-      authorizeAdmin(deps, request);
+      authorizeAdmin(deps, request, reply);
       return;
     }
     if (!config.auth) return;
-    const principal = await authenticate(deps, request);
+    const principal = await authenticate(deps, request, reply);
     // Counted before the scope check, so a 403 also spends a request and carries the RateLimit headers.
     await applyRateLimit(deps, request, reply);
-    authorize(principal, config.auth);
+    authorize(principal, config.auth, reply);
   });
 }
 
