@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import path from 'node:path';
 
 /**
  * Configuration comes only from environment variables, read once here and validated; a bad value stops
@@ -146,4 +147,18 @@ export function startupWarnings(config: Config): string[] {
     );
   }
   return warnings;
+}
+
+/** The embedded database's file, when DATABASE_URL is unset. */
+export function sqliteFileOf(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'service.db');
+}
+
+/** Which database this configuration uses, for people: the SQLite file's absolute path, or the PostgreSQL URL without its password. */
+export function databaseLabel(config: Pick<Config, 'dataDir' | 'databaseUrl'>): string {
+  if (config.databaseUrl === null) return path.resolve(sqliteFileOf(config));
+  const url = new URL(config.databaseUrl);
+  url.password = '';
+  url.searchParams.delete('password');
+  return url.toString();
 }

@@ -1,11 +1,10 @@
 import pino, { type Logger } from 'pino';
-import type { Config } from './config.js';
+import { sqliteFileOf, type Config } from './config.js';
 import { connectDatabase, type DbHandle } from './db/connect.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './lib/rate-limit.js';
 import { resolveServerSecret } from './lib/server-secret.js';
 import { createSigner, type Signer } from './lib/signer.js';
-import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import { REDACTED, redactUrl, redactUrlsInText } from './lib/log-redaction.js';
 
@@ -61,7 +60,7 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
     overrides.db ??
     connectDatabase({
       databaseUrl: config.databaseUrl,
-      sqliteFile: path.join(config.dataDir, 'service.db'),
+      sqliteFile: sqliteFileOf(config),
       pgPoolSize: config.pgPoolSize,
     });
   const signer = overrides.signer ?? createSigner(resolveServerSecret(config.serverSecret, config.dataDir));

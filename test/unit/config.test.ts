@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig, startupWarnings } from '../../src/config.js';
+import path from 'node:path';
+import { ConfigError, databaseLabel, loadConfig, startupWarnings } from '../../src/config.js';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -152,5 +153,13 @@ describe('loadConfig', () => {
     assert.match(warnings[0]!, /PUBLIC_BASE_URL/);
     assert.deepEqual(startupWarnings(loadConfig({ ...production, PUBLIC_BASE_URL: 'https://api.example.com' })), []);
     assert.deepEqual(startupWarnings(loadConfig({})), []);
+  });
+
+  it('names the database for people: the SQLite file path, or the PostgreSQL URL without its password', () => {
+    assert.equal(databaseLabel(loadConfig({ DATA_DIR: 'some/dir' })), path.resolve('some/dir/service.db'));
+    assert.equal(
+      databaseLabel(loadConfig({ DATABASE_URL: 'postgres://mcs:s3cret@db.internal:5432/commerce?sslmode=require&password=s3cret' })),
+      'postgres://mcs@db.internal:5432/commerce?sslmode=require',
+    );
   });
 });
