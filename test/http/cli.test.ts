@@ -10,7 +10,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAdminCommands } from '../../src/cli/admin-commands.js';
 import { withDeps } from '../../src/cli/index.js';
 import { registerSandboxCommand } from '../../src/cli/sandbox.js';
-import type { Config } from '../../src/config.js';
+import { databaseLabel, type Config } from '../../src/config.js';
 import { connectDatabase, type DbHandle } from '../../src/db/connect.js';
 import { isAppError } from '../../src/domain/errors.js';
 import { testConfig, withSchemaLock } from '../helpers/app.js';
@@ -247,7 +247,9 @@ describe('operator CLI commands', () => {
     assert.ok(seller);
     assert.ok(await withDb((db) => authenticateToken(db, seller)));
     assert.ok(out.includes(`curl -s -H "Authorization: Bearer ${seller}" "http://127.0.0.1:8080/v1/warehouses"`));
-    assert.ok(out.includes(`Written to ${path.join(dataDir, 'service.db')}`), out);
+    // The SQLite file, or on PostgreSQL the URL without a password.
+    assert.ok(out.includes(`Written to ${databaseLabel(config)}`), out);
+    if (config.databaseUrl === null) assert.ok(out.includes(`Written to ${path.join(dataDir, 'service.db')}`), out);
     assert.match(out, /^Examples use http:\/\/127\.0\.0\.1:8080 from HOST and PORT: no server has recorded its address/m);
     assert.match(out, /\/v1\/inventory\?warehouses=\d+,\d+"/);
     assert.match(out, /^Listing \d+ "SANDBOX-MUG" on the storefront, variants SANDBOX-MUG-BLUE, SANDBOX-MUG-RED/m);
