@@ -21,6 +21,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     loggerInstance: deps.log as FastifyBaseLogger,
     genReqId: () => randomUUID(),
     bodyLimit: deps.config.jsonBodyLimitBytes,
+    // Off unless TRUST_PROXY names the proxies: then request.ip, .host and .protocol follow X-Forwarded-*.
+    trustProxy: deps.config.trustProxy,
     // Query strings: repeated keys become arrays; "a,b" splitting is done per route (v1 array params).
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -1,3 +1,6 @@
+import { isIP } from 'node:net';
+import path from 'node:path';
+
 /**
  * Configuration comes only from environment variables, read once here and validated; a bad value stops
  * the start with a message naming the variable. Nothing else reads process.env.
@@ -12,6 +15,11 @@ export interface Config {
   pgPoolSize: number;
   adminToken: string | null;
   publicBaseUrl: string | null;
+  /**
+   * Which peers may set X-Forwarded-For/-Host/-Proto (Fastify's trustProxy): false (default: nobody),
+   * true (any peer), or addresses, CIDR ranges and proxy-addr's names (loopback, linklocal, uniquelocal).
+   */
+  trustProxy: boolean | string[];
   serverSecret: string | null;
   rateLimitRps: number;
   rateLimitBurst: number;
@@ -32,6 +40,17 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** One TRUST_PROXY entry: an IP address, an address/prefix range, or a proxy-addr range name. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
 const MIB = 1024 * 1024;
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -79,6 +98,21 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (serverSecret !== null && serverSecret.length < 32) problems.push('SERVER_SECRET must be at least 32 characters');
 
   const publicBaseUrl = url('PUBLIC_BASE_URL', ['http:', 'https:']);
+  const trustProxy = ((): Config['trustProxy'] => {
+    const v = text('TRUST_PROXY');
+    if (v === null || v.toLowerCase() === 'false') return false;
+    if (v.toLowerCase() === 'true') return true;
+    const entries = v.split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
+    const bad = entries.filter((e) => !isProxyEntry(e));
+    // A hop count is refused: Fastify cannot check the peer with it and would trust nobody.
+    if (bad.length > 0 || entries.length === 0) {
+      problems.push(
+        `TRUST_PROXY must be true, false, or a comma-separated list of proxy addresses or ranges (10.0.0.0/8, loopback), got "${v}"`,
+      );
+      return false;
+    }
+    return entries;
+  })();
   const config: Config = {
     production,
     port: int('PORT', 8080, 0, 65535),
@@ -88,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     pgPoolSize: int('PG_POOL_SIZE', 10, 1, 1000),
     adminToken,
     publicBaseUrl: publicBaseUrl ? publicBaseUrl.replace(/\/+$/, '') : null,
+    trustProxy,
     serverSecret,
     rateLimitRps: int('RATE_LIMIT_RPS', 10, 0, 1_000_000),
     rateLimitBurst: int('RATE_LIMIT_BURST', 10, 1, 1_000_000),
@@ -100,4 +135,30 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** Settings that work but are probably a mistake, printed and logged at start. */
+export function startupWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.production && config.publicBaseUrl === null) {
+    warnings.push(
+      'PUBLIC_BASE_URL is not set: absolute URLs (v1 nextToken links) are built from each request\'s Host header. ' +
+        'Set it to the address partners use, e.g. PUBLIC_BASE_URL=https://api.example.com',
+    );
+  }
+  return warnings;
+}
+
+/** The embedded database's file, when DATABASE_URL is unset. */
+export function sqliteFileOf(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'service.db');
+}
+
+/** Which database this configuration uses, for people: the SQLite file's absolute path, or the PostgreSQL URL without its password. */
+export function databaseLabel(config: Pick<Config, 'dataDir' | 'databaseUrl'>): string {
+  if (config.databaseUrl === null) return path.resolve(sqliteFileOf(config));
+  const url = new URL(config.databaseUrl);
+  url.password = '';
+  url.searchParams.delete('password');
+  return url.toString();
 }

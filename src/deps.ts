@@ -1,11 +1,12 @@
 import pino, { type Logger } from 'pino';
-import type { Config } from './config.js';
+import { sqliteFileOf, type Config } from './config.js';
 import { connectDatabase, type DbHandle } from './db/connect.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './lib/rate-limit.js';
 import { resolveServerSecret } from './lib/server-secret.js';
 import { createSigner, type Signer } from './lib/signer.js';
-import path from 'node:path';
+import type { FastifyRequest } from 'fastify';
+import { REDACTED, redactUrl, redactUrlsInText } from './lib/log-redaction.js';
 
 /** Everything the app needs, created once at start and passed down; no module keeps a singleton. */
 export interface Deps {
@@ -29,9 +30,27 @@ export const LOG_REDACT = [
   'password',
 ];
 
+/** Fastify's request serializer, with credential query parameters in the URL redacted. */
+function serializeRequest(req: FastifyRequest) {
+  return {
+    method: req.method,
+    url: redactUrl(req.url),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 /** The service logger; `destination` lets tests read what would be written (stdout otherwise). */
 export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pino.DestinationStream): Logger {
-  const options = { level: config.logLevel, redact: { paths: LOG_REDACT, censor: '[redacted]' } };
+  const options: pino.LoggerOptions = {
+    level: config.logLevel,
+    redact: { paths: LOG_REDACT, censor: REDACTED },
+    // Fastify takes a `req` serializer from the logger it is given in place of its own.
+    serializers: { req: serializeRequest },
+    // A URL can also reach a log inside a message (an error quoting it): each written line is checked.
+    hooks: { streamWrite: redactUrlsInText },
+  };
   return destination ? pino(options, destination) : pino(options);
 }
 
@@ -41,7 +60,7 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
     overrides.db ??
     connectDatabase({
       databaseUrl: config.databaseUrl,
-      sqliteFile: path.join(config.dataDir, 'service.db'),
+      sqliteFile: sqliteFileOf(config),
       pgPoolSize: config.pgPoolSize,
     });
   const signer = overrides.signer ?? createSigner(resolveServerSecret(config.serverSecret, config.dataDir));

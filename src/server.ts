@@ -1,6 +1,8 @@
 import { buildApp } from './app.js';
 import { closeDeps, createDeps } from './deps.js';
-import type { Config } from './config.js';
+import { databaseLabel, startupWarnings, type Config } from './config.js';
+import type { AddressInfo } from 'node:net';
+import { listenUrl, recordServer } from './lib/server-address.js';
 import { migrateToLatest } from './db/migrations/index.js';
 import type { Kysely } from 'kysely';
 import { startWorker } from './jobs/worker.js';
@@ -12,6 +14,18 @@ export async function serve(config: Config): Promise<void> {
   if (applied.length > 0) deps.log.info({ migrations: applied }, 'database migrated');
   const app = await buildApp(deps);
   const address = await app.listen({ port: config.port, host: config.host });
+  const { port } = app.server.address() as AddressInfo;
+  try {
+    recordServer(config.dataDir, {
+      url: config.publicBaseUrl ?? listenUrl(config.host, port),
+      database: databaseLabel(config),
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+    });
+  } catch (error) {
+    // Only the CLI's example URLs depend on it: serve anyway.
+    deps.log.warn({ err: error }, 'could not record the server address in DATA_DIR');
+  }
   const accounts = await deps.db.db.selectFrom('accounts').select('id').limit(1).execute();
   const lines = [
     `Multichannel Commerce Service listening on ${address} (${deps.db.dialect})`,
@@ -21,7 +35,15 @@ export async function serve(config: Config): Promise<void> {
     lines.push('  The database is empty. Create a ready-to-use sandbox with:  npm run cli -- sandbox');
   }
   if (config.adminToken === null) {
-    lines.push('  ADMIN_TOKEN is not set: the operator API (/admin) answers loopback callers only.');
+    lines.push(
+      config.trustProxy === false
+        ? '  ADMIN_TOKEN is not set: the operator API (/admin) answers loopback callers only.'
+        : '  ADMIN_TOKEN is not set: the operator API (/admin) answers no one, since TRUST_PROXY declares a proxy in front.',
+    );
+  }
+  for (const warning of startupWarnings(config)) {
+    deps.log.warn(warning);
+    lines.push(`  Warning: ${warning}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
   // WORKER=off when workers run as their own processes (`npm run cli -- worker`).

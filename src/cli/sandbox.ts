@@ -1,17 +1,42 @@
 import type { Command } from 'commander';
-import type { Config } from '../config.js';
+import { databaseLabel, type Config } from '../config.js';
+import { isProcessRunning, listenUrl, readServerRecord } from '../lib/server-address.js';
 import { withTx } from '../db/tx.js';
 import { buildSandbox, sandboxExamples, type SandboxSummary } from '../domain/accounts/sandbox.js';
 import type { WithDeps } from './admin-commands.js';
 import { seedSandboxListing, type SandboxListing } from './sandbox-listing.js';
 import { writeStdout, type Write } from './options.js';
 
-/** Where this service answers, for the example commands: PUBLIC_BASE_URL, else HOST:PORT. */
+/** Where this service answers, from the CLI's own configuration: PUBLIC_BASE_URL, else HOST:PORT. */
 export function baseUrlOf(config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>): string {
-  if (config.publicBaseUrl) return config.publicBaseUrl;
-  const wildcard = config.host === '0.0.0.0' || config.host === '::';
-  const host = wildcard ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
-  return `http://${host}:${config.port}`;
+  return config.publicBaseUrl ?? listenUrl(config.host, config.port);
+}
+
+export interface ExampleTarget {
+  baseUrl: string;
+  /** Where baseUrl came from, said to the operator so a wrong guess is not a silent one. */
+  source: 'server' | 'PUBLIC_BASE_URL' | 'HOST and PORT';
+  note: string;
+}
+
+/**
+ * The URL for the examples: what the server serving this database recorded when it started listening
+ * (its PUBLIC_BASE_URL or real port), else the CLI's PUBLIC_BASE_URL, else the CLI's HOST and PORT.
+ */
+export function exampleTarget(config: Config, isRunning: (pid: number) => boolean = isProcessRunning): ExampleTarget {
+  const record = readServerRecord(config.dataDir);
+  if (record && record.database === databaseLabel(config)) {
+    const server = isRunning(record.pid) ? `the server (pid ${record.pid})` : `the last server (pid ${record.pid}, not running now)`;
+    return { baseUrl: record.url, source: 'server', note: `Examples use ${record.url}, the address ${server} recorded when it started.` };
+  }
+  const why = record
+    ? 'the server recorded in DATA_DIR serves another database'
+    : 'no server has recorded its address in DATA_DIR yet (start one with npm start)';
+  if (config.publicBaseUrl) {
+    return { baseUrl: config.publicBaseUrl, source: 'PUBLIC_BASE_URL', note: `Examples use PUBLIC_BASE_URL ${config.publicBaseUrl}: ${why}.` };
+  }
+  const baseUrl = baseUrlOf(config);
+  return { baseUrl, source: 'HOST and PORT', note: `Examples use ${baseUrl} from HOST and PORT: ${why}.` };
 }
 
 /** The storefront example: the sandbox listing in the channel's `listing/new` poll. */
@@ -21,10 +46,17 @@ function listingExample(summary: SandboxSummary, baseUrl: string): string[] {
   return [`curl -s -H "Authorization: Bearer ${channel.accessToken}" "${baseUrl.replace(/\/+$/, '')}/v2/storefront/listing/new"`];
 }
 
-export function formatSandbox(summary: SandboxSummary, examples: string[], listing: SandboxListing | null = null): string {
+export function formatSandbox(
+  summary: SandboxSummary,
+  examples: string[],
+  listing: SandboxListing | null = null,
+  where: { database: string; note: string } | null = null,
+): string {
   const lines: string[] = [];
   const { account } = summary;
-  lines.push(`Sandbox account ${account.accountId} "${account.name}"`, '', 'Warehouses:');
+  lines.push(`Sandbox account ${account.accountId} "${account.name}"`);
+  if (where) lines.push(`Written to ${where.database}`);
+  lines.push('', 'Warehouses:');
   for (const w of summary.warehouses) {
     lines.push(`  ${String(w.warehouseId).padStart(4)}  ${w.name}${w.channelFulfilled ? ' (channel-fulfilled)' : ''}`);
   }
@@ -45,7 +77,7 @@ export function formatSandbox(summary: SandboxSummary, examples: string[], listi
   if (listing) {
     lines.push('', `Listing ${listing.listingId} "${listing.sku}" on the storefront, variants ${listing.variantSkus.join(', ')} (stocked; no channel ids yet)`);
   }
-  lines.push('', 'Try:', ...examples.map((e) => `  ${e}`), '');
+  lines.push('', ...(where ? [where.note] : []), 'Try:', ...examples.map((e) => `  ${e}`), '');
   return lines.join('\n');
 }
 
@@ -68,9 +100,15 @@ export function registerSandboxCommand(
           const built = await buildSandbox(tx, deps.signer, now, { accountName: o.name });
           return { summary: built, listing: await seedSandboxListing(tx, built, now) };
         });
-        const baseUrl = baseUrlOf(cfg);
+        const target = exampleTarget(cfg);
+        const database = databaseLabel(cfg);
+        const { baseUrl } = target;
         const examples = [...sandboxExamples(summary, baseUrl), ...listingExample(summary, baseUrl)];
-        write(o.json ? `${JSON.stringify({ ...summary, listing, baseUrl, examples }, null, 2)}\n` : formatSandbox(summary, examples, listing));
+        write(
+          o.json
+            ? `${JSON.stringify({ ...summary, listing, database, baseUrl, baseUrlSource: target.source, examples }, null, 2)}\n`
+            : formatSandbox(summary, examples, listing, { database, note: target.note }),
+        );
       });
     });
 }

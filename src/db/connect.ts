@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { ensurePrivateDir, ensurePrivateFile, narrowExistingFile } from '../lib/private-files.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -39,7 +39,14 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', raw: { pool }, close: () => db.destroy() };
   }
-  if (options.sqliteFile !== ':memory:') mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
+  const onDisk = options.sqliteFile !== ':memory:';
+  if (onDisk) {
+    // SQLite creates a database 0644; an empty file made 0600 first is opened as a new database, and
+    // SQLite gives the -wal and -shm files the main file's mode. Existing ones are narrowed too.
+    ensurePrivateDir(path.dirname(options.sqliteFile));
+    ensurePrivateFile(options.sqliteFile);
+    for (const suffix of ['-wal', '-shm']) narrowExistingFile(`${options.sqliteFile}${suffix}`);
+  }
   const sqlite = new SQLite(options.sqliteFile);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

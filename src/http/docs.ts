@@ -1,3 +1,4 @@
+import type { FastifySchema } from 'fastify';
 import type { App } from './types.js';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -19,8 +20,11 @@ export async function registerDocs(app: App, deps: Deps): Promise<void> {
   // Routes declare who may call them in `config`; mirror that into the document so partners see it.
   app.addHook('onRoute', (route) => {
     const config = route.config as { auth?: AuthRequirement; admin?: boolean } | undefined;
-    if (!route.schema || (!config?.auth && !config?.admin)) return;
-    const schema = route.schema as { security?: unknown; description?: string };
+    // Fastify adds a HEAD route for every GET from the GET's options, already described (and hidden
+    // from the document): describing it again is what printed "Scopes: …" twice.
+    if (route.method === 'HEAD' || !route.schema || (!config?.auth && !config?.admin)) return;
+    // A copy, never the route's own object: a schema object may be shared with other routes.
+    const schema: FastifySchema & { description?: string } = { ...route.schema };
     schema.security ??= [config.admin ? { operatorToken: [] } : { accessToken: [] }];
     const auth = config.auth;
     if (auth) {
@@ -30,6 +34,7 @@ export async function registerDocs(app: App, deps: Deps): Promise<void> {
       ].filter(Boolean);
       schema.description = [schema.description, needs.join(' ')].filter(Boolean).join('\n\n');
     }
+    route.schema = schema;
   });
   await app.register(swagger, {
     openapi: {
@@ -66,6 +71,23 @@ export async function registerDocs(app: App, deps: Deps): Promise<void> {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    // The default policy ends with upgrade-insecure-requests, which makes a browser fetch the page's
+    // scripts and /openapi.json over https: on a plain-http service (the sandbox) /docs stays blank.
+    // Every resource is same-origin, so the directive adds nothing over https.
+    transformStaticCSP: (header) => withoutUpgradeInsecureRequests(header),
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+/** Drops the upgrade-insecure-requests directive from a Content-Security-Policy value. */
+export function withoutUpgradeInsecureRequests(policy: string): string {
+  return policy
+    .split(';')
+    .map((d) => d.trim())
+    .filter((d) => d !== '' && d.toLowerCase() !== 'upgrade-insecure-requests')
+    .join('; ')
+    .concat(';');
 }

@@ -27,13 +27,14 @@ export function decodeV1Token<T>(signer: Signer, route: string, token: string, c
   return value;
 }
 
-/** Where this service is reached: PUBLIC_BASE_URL, else the request's host and forwarded headers. */
+/**
+ * Where this service is reached: PUBLIC_BASE_URL, else the request's Host (resolutions §7 "Operation").
+ * Fastify's request.host and .protocol follow X-Forwarded-Host/-Proto only when TRUST_PROXY trusts the
+ * peer that sent them, so a client cannot point the next-page URLs at another host.
+ */
 export function publicBaseUrl(request: FastifyRequest, configured: string | null): string {
   if (configured) return configured;
-  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim();
-  const proto = first(request.headers['x-forwarded-proto']) ?? request.protocol ?? 'http';
-  const host = first(request.headers['x-forwarded-host']) ?? request.headers.host ?? 'localhost';
-  return `${proto}://${host}`;
+  return `${request.protocol}://${request.host || 'localhost'}`;
 }
 
 /** The absolute v1 next-page URL: `<base><path>?nextToken=<token>`. */

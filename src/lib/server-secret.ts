@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomHex } from './crypto.js';
+import { ensurePrivateDir, narrowExistingFile } from './private-files.js';
 
 /**
  * SERVER_SECRET when set; otherwise one generated on first start and kept in DATA_DIR, so cursors and
@@ -10,8 +11,11 @@ import { randomHex } from './crypto.js';
 export function resolveServerSecret(configured: string | null, dataDir: string): string {
   if (configured) return configured;
   const file = path.join(dataDir, 'server-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
+  if (existsSync(file)) {
+    narrowExistingFile(file);
+    return readFileSync(file, 'utf8').trim();
+  }
   const secret = randomHex(32);
   writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   return secret;

@@ -57,7 +57,9 @@ describe('operator API: installations', () => {
     assert.deepEqual(Object.keys(body).sort(), ['code', 'installationId', 'redirectUrl', 'storefrontId']);
     assert.equal(body.storefrontId, body.installationId);
     const redirect = new URL(body.redirectUrl);
-    assert.equal(`${redirect.origin}${redirect.pathname}`, REDIRECT_URI);
+    // Contract 5.2: GET <redirect_url>/?client_id=<client_id>&code=<authorization_code>
+    assert.equal(body.redirectUrl, `${REDIRECT_URI}/?client_id=${channelApp.clientId}&code=${body.code}`);
+    assert.equal(`${redirect.origin}${redirect.pathname}`, `${REDIRECT_URI}/`);
     assert.equal(redirect.searchParams.get('client_id'), channelApp.clientId);
     assert.equal(redirect.searchParams.get('code'), body.code);
 

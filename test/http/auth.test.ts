@@ -11,9 +11,13 @@ import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 const V1_ROUTE = '/v1/warehouses';
 const V2_ROUTE = '/v2/inventory/warehouses';
 
-function assertV1Unauthenticated(res: LightMyRequestResponse) {
+const INVALID_TOKEN = 'Bearer error="invalid_token"';
+/** RFC 6750 §3.1: no credentials at all → a challenge with the realm and no error code. */
+const NO_CREDENTIALS = 'Bearer realm="Multichannel Commerce Service"';
+
+function assertV1Unauthenticated(res: LightMyRequestResponse, challenge = INVALID_TOKEN) {
   assert.equal(res.statusCode, 401, res.body);
-  assert.equal(res.headers['www-authenticate'], 'Bearer error="invalid_token"');
+  assert.equal(res.headers['www-authenticate'], challenge);
   const body = res.json();
   assert.deepEqual(Object.keys(body).sort(), ['errorCode', 'errorMessages', 'referenceId']);
   assert.equal(body.errorCode, 401);
@@ -23,9 +27,9 @@ function assertV1Unauthenticated(res: LightMyRequestResponse) {
   assert.match(body.referenceId, /^[0-9a-f-]{36}$/);
 }
 
-function assertV2Unauthenticated(res: LightMyRequestResponse) {
+function assertV2Unauthenticated(res: LightMyRequestResponse, challenge = INVALID_TOKEN) {
   assert.equal(res.statusCode, 401, res.body);
-  assert.equal(res.headers['www-authenticate'], 'Bearer error="invalid_token"');
+  assert.equal(res.headers['www-authenticate'], challenge);
   const body = res.json();
   assert.equal(body.code, 16);
   assert.equal(typeof body.message, 'string');
@@ -78,9 +82,41 @@ describe('access tokens on partner routes', () => {
       `mcs_${'x'.repeat(500)}`,
     ];
     for (const header of headers) {
-      assertV1Unauthenticated(await get(V1_ROUTE, header));
-      assertV2Unauthenticated(await get(V2_ROUTE, header));
+      const challenge = (header ?? '').trim() === '' ? NO_CREDENTIALS : INVALID_TOKEN;
+      assertV1Unauthenticated(await get(V1_ROUTE, header), challenge);
+      assertV2Unauthenticated(await get(V2_ROUTE, header), challenge);
     }
+  });
+
+  it('the operator API challenges the same way: realm only without credentials, invalid_token with wrong ones', async () => {
+    const none = await t.app.inject({ url: '/admin/accounts' });
+    assert.equal(none.statusCode, 401);
+    assert.equal(none.headers['www-authenticate'], NO_CREDENTIALS);
+    const wrong = await t.app.inject({ url: '/admin/accounts', headers: { authorization: 'Bearer not-the-admin-token' } });
+    assert.equal(wrong.statusCode, 401);
+    assert.equal(wrong.headers['www-authenticate'], INVALID_TOKEN);
+  });
+
+  it('a 403 for a missing scope carries Bearer error="insufficient_scope" and the scopes that would do, v1 and v2', async () => {
+    const scopesOf = (header: unknown) => {
+      const match = /^Bearer error="insufficient_scope", scope="([^"]+)"$/.exec(String(header));
+      assert.ok(match, `WWW-Authenticate: ${String(header)}`);
+      return match[1]!.split(' ').sort();
+    };
+    // v1 inventory by SKU: a storefront token holds listing:self and sales:orders:self only.
+    const v1 = await get('/v1/inventory/ANY-SKU', seed.channel.token);
+    assert.equal(v1.statusCode, 403, v1.body);
+    assert.equal(v1.json().errorCode, 403);
+    assert.deepEqual(scopesOf(v1.headers['www-authenticate']), ['inventory', 'inventory:self', 'legacy']);
+    // v2 inventory: a shipping integration holds sales:orders:fulfillment:self only.
+    const v2 = await get(V2_ROUTE, `Bearer ${seed.shipping.token}`);
+    assert.equal(v2.statusCode, 403, v2.body);
+    assert.equal(v2.json().code, 7);
+    assert.deepEqual(scopesOf(v2.headers['www-authenticate']), ['inventory', 'inventory:self']);
+    // v2 shipping: an inventory integration lacks sales:orders:fulfillment:self.
+    const shipping = await get('/v2/shipping/need_to_ship', `Bearer ${seed.inventory.token}`);
+    assert.equal(shipping.statusCode, 403, shipping.body);
+    assert.deepEqual(scopesOf(shipping.headers['www-authenticate']), ['sales:orders:fulfillment:self']);
   });
 
   it('does not accept the operator token or a client secret as an access token', async () => {
@@ -121,7 +157,9 @@ describe('access tokens on partner routes', () => {
     for (const token of [seed.sellerToken, seed.shipping.token, seed.channel.token]) {
       const res = await get(V2_ROUTE, `Bearer ${token}`);
       assert.equal(res.statusCode, 403, res.body);
-      assert.equal(res.headers['www-authenticate'], undefined);
+      // A challenge names missing scopes only; the seller token has them all but is no inventory integration.
+      if (token === seed.sellerToken) assert.equal(res.headers['www-authenticate'], undefined);
+      else assert.match(String(res.headers['www-authenticate']), /^Bearer error="insufficient_scope"/);
       const body = res.json();
       assert.equal(body.code, 7);
       assert.deepEqual(body.details, []);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAdminCommands } from '../../src/cli/admin-commands.js';
 import { withDeps } from '../../src/cli/index.js';
 import { registerSandboxCommand } from '../../src/cli/sandbox.js';
-import type { Config } from '../../src/config.js';
+import { databaseLabel, type Config } from '../../src/config.js';
 import { connectDatabase, type DbHandle } from '../../src/db/connect.js';
 import { isAppError } from '../../src/domain/errors.js';
 import { testConfig, withSchemaLock } from '../helpers/app.js';
@@ -80,6 +80,10 @@ describe('operator CLI', { skip }, () => {
     }
     assert.match(out.sellerToken.accessToken, /^mcs_/);
     assert.equal(out.baseUrl, 'http://127.0.0.1:8181');
+    // No server has run on this DATA_DIR: the URLs come from the shell, and the output says which database.
+    const where = out as unknown as { database: string; baseUrlSource: string };
+    assert.equal(where.baseUrlSource, 'HOST and PORT');
+    assert.equal(where.database, path.join(dataDir, 'service.db'));
     assert.equal(out.examples.length, 3);
     assert.match(out.examples[0]!, /\/v1\/warehouses"$/);
     assert.match(out.examples[1]!, /\/v1\/inventory\?warehouses=\d+,\d+"$/);
@@ -191,7 +195,7 @@ describe('operator CLI commands', () => {
       'install', '--account', String(accountId), '--app', String(app.appId), '--warehouse', `${dock.warehouseId}=DOCK-1`,
     );
     assert.equal(installed.integrationId, installed.installationId);
-    assert.equal(installed.redirectUrl, `https://cli.example/cb?client_id=${app.clientId}&code=${installed.code}`);
+    assert.equal(installed.redirectUrl, `https://cli.example/cb/?client_id=${app.clientId}&code=${installed.code}`);
 
     const issued = await json<{ tokenId: number; access_token: string; token_type: string; scopes: string[] }>(
       'token', 'create', '--account', String(accountId), '--scopes', 'inventory', '--scopes', 'report',
@@ -243,6 +247,10 @@ describe('operator CLI commands', () => {
     assert.ok(seller);
     assert.ok(await withDb((db) => authenticateToken(db, seller)));
     assert.ok(out.includes(`curl -s -H "Authorization: Bearer ${seller}" "http://127.0.0.1:8080/v1/warehouses"`));
+    // The SQLite file, or on PostgreSQL the URL without a password.
+    assert.ok(out.includes(`Written to ${databaseLabel(config)}`), out);
+    if (config.databaseUrl === null) assert.ok(out.includes(`Written to ${path.join(dataDir, 'service.db')}`), out);
+    assert.match(out, /^Examples use http:\/\/127\.0\.0\.1:8080 from HOST and PORT: no server has recorded its address/m);
     assert.match(out, /\/v1\/inventory\?warehouses=\d+,\d+"/);
     assert.match(out, /^Listing \d+ "SANDBOX-MUG" on the storefront, variants SANDBOX-MUG-BLUE, SANDBOX-MUG-RED/m);
     assert.match(out, /\/v2\/storefront\/listing\/new"/);
@@ -275,3 +283,74 @@ describe('operator CLI commands', () => {
     assert.deepEqual(warehouses.map((w) => w.name), ['Only']);
   });
 });
+
+/** Spawns `serve` on a free port and resolves with its address once it prints the listening line. */
+function startServer(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', WORKER: 'off' };
+  for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'NODE_ENV', 'PUBLIC_BASE_URL', 'ADMIN_TOKEN', 'SERVER_SECRET']) delete env[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += String(chunk);
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve({
+        url: match[1]!,
+        stop: async () => {
+          child.kill('SIGTERM');
+          await exited;
+        },
+      });
+    });
+    child.stderr.on('data', (chunk: Buffer) => (out += String(chunk)));
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+/** Runs a command line as the docs show it, returning stdout and stderr apart. */
+function shell(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd: ROOT, env }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('sandbox beside a running server', { skip }, () => {
+  let dataDir: string;
+  before(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'mcs-cli-server-'));
+  });
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('`npm run --silent cli -- sandbox --json` prints pure JSON whose URLs use the port the server listens on', async () => {
+    const server = await startServer(dataDir);
+    try {
+      assert.doesNotMatch(server.url, /:8181$/);
+      // The shell's PORT says something else: the server's own record wins.
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '8181', HOST: '127.0.0.1' };
+      for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'NODE_ENV', 'PUBLIC_BASE_URL', 'ADMIN_TOKEN', 'SERVER_SECRET']) delete env[name];
+      const run = await shell('npm', ['run', '--silent', 'cli', '--', 'sandbox', '--json'], env);
+      assert.equal(run.code, 0, run.stderr);
+      const out = JSON.parse(run.stdout) as SandboxSummary & { baseUrl: string; baseUrlSource: string; database: string; examples: string[] };
+      assert.equal(out.baseUrl, server.url);
+      assert.equal(out.baseUrlSource, 'server');
+      assert.equal(out.database, path.join(dataDir, 'service.db'));
+      assert.ok(out.examples[0]!.includes(`"${server.url}/v1/warehouses"`), out.examples[0]);
+      // The printed example works as printed.
+      const res = await fetch(`${server.url}/v1/warehouses`, { headers: { authorization: `Bearer ${out.sellerToken.accessToken}` } });
+      assert.equal(res.status, 200);
+    } finally {
+      await server.stop();
+    }
+    const later = await cli(dataDir, ['sandbox']);
+    assert.equal(later.code, 0, later.stderr);
+    assert.ok(later.stdout.includes(`Examples use ${server.url}, the address the last server (pid `), later.stdout);
+    assert.match(later.stdout, /not running now\) recorded when it started\./);
+  });
+});
+

@@ -226,6 +226,22 @@ describe('POST /v1/token', () => {
       assertOAuthError(plain, 400, 'invalid_request');
       const empty = await t.app.inject({ method: 'POST', url: '/v1/token', headers: auth });
       assertOAuthError(empty, 400, 'invalid_request');
+      // JSON with exactly the right fields is still not a token request (RFC 6749 §4.1.3).
+      for (const contentType of ['application/json', 'application/json; charset=utf-8']) {
+        const json = await t.app.inject({
+          method: 'POST',
+          url: '/v1/token',
+          headers: { 'content-type': contentType, ...auth },
+          payload: JSON.stringify({ grant_type: 'authorization_code', code: i.code, redirect_uri: REDIRECT_URI }),
+        });
+        assertOAuthError(json, 400, 'invalid_request');
+        assert.match(json.json().error_description, /application\/x-www-form-urlencoded/);
+      }
+      const charset = await exchange(t, { grant_type: 'authorization_code', code: 'unknown', redirect_uri: REDIRECT_URI }, {
+        ...auth,
+        'content-type': 'Application/X-WWW-Form-Urlencoded; charset=UTF-8',
+      });
+      assertOAuthError(charset, 400, 'invalid_grant');
       assert.equal((await standardExchange(t, i)).statusCode, 200, 'the code was not burnt');
     });
 

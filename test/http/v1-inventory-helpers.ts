@@ -41,7 +41,8 @@ export function assertV1Error(res: LightMyRequestResponse, status: number, patte
   assert.equal(body.errorCode, status);
   assert.ok(Array.isArray(body.errorMessages) && body.errorMessages.length > 0);
   assert.equal(body.referenceId, res.headers['x-request-id']);
-  if (status === 401) assert.equal(res.headers['www-authenticate'], 'Bearer error="invalid_token"');
+  // No credentials: a realm-only challenge; wrong ones: invalid_token (RFC 6750 §3.1).
+  if (status === 401) assert.match(String(res.headers['www-authenticate']), /^Bearer (realm="[^"]+"|error="invalid_token")$/);
   if (pattern) assert.match(body.errorMessages.join('\n'), pattern);
   return body.errorMessages;
 }

@@ -114,12 +114,13 @@ describe('GET /v1/inventory', () => {
       for (const sku of bulk) assert.ok(skus.includes(sku), sku);
     });
 
-    it('builds the next URL from forwarded headers when PUBLIC_BASE_URL is unset', async () => {
+    it('builds the next URL from the Host when PUBLIC_BASE_URL is unset, ignoring forwarded headers without TRUST_PROXY', async () => {
       const p = await page('/v1/inventory?lastUpdatedTs=2026-06-01T07:30:00Z', seed.sellerToken, {
+        host: 'api.example.com',
         'x-forwarded-proto': 'https',
-        'x-forwarded-host': 'api.example.com',
+        'x-forwarded-host': 'evil.example',
       });
-      assert.match(p.pagination.nextToken, /^https:\/\/api\.example\.com\/v1\/inventory\?nextToken=[\w.%-]+$/);
+      assert.match(p.pagination.nextToken, /^http:\/\/api\.example\.com\/v1\/inventory\?nextToken=[\w.%-]+$/);
     });
 
     it('answers 400 "invalid nextToken" for a tampered, garbage or foreign token', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import path from 'node:path';
+import { ConfigError, databaseLabel, loadConfig, startupWarnings } from '../../src/config.js';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -105,6 +106,11 @@ describe('loadConfig', () => {
     [{ JSON_BODY_LIMIT_MB: '0' }, 'JSON_BODY_LIMIT_MB'],
     [{ UPLOAD_BODY_LIMIT_MB: 'lots' }, 'UPLOAD_BODY_LIMIT_MB'],
     [{ PG_POOL_SIZE: '0' }, 'PG_POOL_SIZE'],
+    [{ TRUST_PROXY: '2' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1, proxy.example' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: ',' }, 'TRUST_PROXY'],
   ];
   for (const [env, variable] of cases) {
     it(`refuses ${JSON.stringify(env)} with a message naming ${variable}`, () => {
@@ -125,5 +131,35 @@ describe('loadConfig', () => {
       assert.match(error.message, /WORKER/);
       assert.match(error.message, /ADMIN_TOKEN/);
     }
+  });
+
+  it('reads TRUST_PROXY as off (default), true, or proxy addresses and ranges', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: 'TRUE' }).trustProxy, true);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,loopback,::1,fd00::/8' }).trustProxy, [
+      '10.0.0.0/8',
+      '192.0.2.7',
+      'loopback',
+      '::1',
+      'fd00::/8',
+    ]);
+  });
+
+  it('warns in production when PUBLIC_BASE_URL is unset, not in development', () => {
+    const production = { NODE_ENV: 'production', ADMIN_TOKEN: 'a-long-enough-admin-token' };
+    const warnings = startupWarnings(loadConfig(production));
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /PUBLIC_BASE_URL/);
+    assert.deepEqual(startupWarnings(loadConfig({ ...production, PUBLIC_BASE_URL: 'https://api.example.com' })), []);
+    assert.deepEqual(startupWarnings(loadConfig({})), []);
+  });
+
+  it('names the database for people: the SQLite file path, or the PostgreSQL URL without its password', () => {
+    assert.equal(databaseLabel(loadConfig({ DATA_DIR: 'some/dir' })), path.resolve('some/dir/service.db'));
+    assert.equal(
+      databaseLabel(loadConfig({ DATABASE_URL: 'postgres://mcs:s3cret@db.internal:5432/commerce?sslmode=require&password=s3cret' })),
+      'postgres://mcs@db.internal:5432/commerce?sslmode=require',
+    );
   });
 });

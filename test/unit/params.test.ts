@@ -75,20 +75,24 @@ describe('clampPageSize (v2: ≤0 → default, >500 → 500)', () => {
 });
 
 describe('v1 next-page URL', () => {
-  const request = (headers: Record<string, string>) => ({ headers, protocol: 'http' }) as unknown as FastifyRequest;
+  // request.host and .protocol are Fastify's: they follow X-Forwarded-* only for a peer TRUST_PROXY trusts
+  // (test/http/trust-proxy.test.ts covers that); publicBaseUrl never reads the headers itself.
+  const request = (host: string, headers: Record<string, string> = {}, protocol = 'http') =>
+    ({ headers: { host, ...headers }, host, protocol }) as unknown as FastifyRequest;
 
   it('uses PUBLIC_BASE_URL when configured', () => {
     assert.equal(
-      v1NextUrl(request({ host: 'internal:8080' }), 'https://api.example.com', '/v1/inventory', 'a.b+/='),
+      v1NextUrl(request('internal:8080'), 'https://api.example.com', '/v1/inventory', 'a.b+/='),
       'https://api.example.com/v1/inventory?nextToken=a.b%2B%2F%3D',
     );
   });
 
-  it('otherwise the request host and forwarded headers', () => {
-    assert.equal(publicBaseUrl(request({ host: 'localhost:8080' }), null), 'http://localhost:8080');
+  it("otherwise the request's host and protocol, never raw forwarded headers", () => {
+    assert.equal(publicBaseUrl(request('localhost:8080'), null), 'http://localhost:8080');
     assert.equal(
-      publicBaseUrl(request({ host: 'internal', 'x-forwarded-proto': 'https, http', 'x-forwarded-host': 'shop.example' }), null),
-      'https://shop.example',
+      publicBaseUrl(request('internal', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' }), null),
+      'http://internal',
     );
+    assert.equal(publicBaseUrl(request('shop.example', {}, 'https'), null), 'https://shop.example');
   });
 });

@@ -123,16 +123,30 @@ export async function installApp(tx: Tx, accountId: number, input: InstallInput,
       created_at: now.toISOString(),
     })
     .execute();
-  const redirect = new URL(app.redirectUri);
-  redirect.searchParams.set('client_id', app.clientId);
-  redirect.searchParams.set('code', code);
   return {
     installationId: installation.id,
     storefrontId: app.kind === 'SALES_CHANNEL' ? installation.id : null,
     integrationId: isIntegrationKind(app.kind) ? installation.id : null,
     code,
-    redirectUrl: redirect.toString(),
+    redirectUrl: installRedirectUrl(app.redirectUri, app.clientId, code),
   };
+}
+
+/**
+ * Where the Install button sends the browser: `<redirect_uri>/?client_id=…&code=…` exactly as contract 5.2
+ * writes it, so a `/` is added unless the path already ends with one. A query the redirect URI already has
+ * is kept verbatim (any client_id or code in it is replaced); a fragment is dropped, since it never reaches
+ * the partner's server (RFC 6749 §3.1.2 forbids one).
+ */
+export function installRedirectUrl(redirectUri: string, clientId: string, code: string): string {
+  const url = new URL(redirectUri);
+  const path = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
+  const kept = url.search
+    .slice(1)
+    .split('&')
+    .filter((pair) => pair !== '' && !['client_id', 'code'].includes(pair.split('=')[0]!));
+  const query = [...kept, `client_id=${encodeURIComponent(clientId)}`, `code=${encodeURIComponent(code)}`].join('&');
+  return `${url.origin}${path}?${query}`;
 }
 
 export interface InstallationView {

@@ -39,7 +39,7 @@ const Installed = Type.Object(
     storefrontId: Type.Optional(Type.Integer({ description: 'SALES_CHANNEL installations' })),
     integrationId: Type.Optional(Type.Integer({ description: 'SHIPPING, INVENTORY and THIRD_PARTY_LOGISTICS installations' })),
     code: Type.String({ description: 'one-time authorization code; expires in 10 minutes' }),
-    redirectUrl: Type.String({ description: "where the Install button sends the browser: the app's redirect URI with client_id and code" }),
+    redirectUrl: Type.String({ description: "where the Install button sends the browser: the app's redirect URI, a `/`, then ?client_id=…&code=…" }),
   },
   {
     examples: [
@@ -47,7 +47,7 @@ const Installed = Type.Object(
         installationId: 7,
         integrationId: 7,
         code: 'kq3…43 base64url…',
-        redirectUrl: 'https://shipfast.example/oauth/callback?client_id=9f2c4e1a0b7d3c5e8f10&code=kq3…',
+        redirectUrl: 'https://shipfast.example/oauth/callback/?client_id=9f2c4e1a0b7d3c5e8f10&code=kq3…',
       },
     ],
   },

@@ -54,45 +54,77 @@ function checkBinding(principal: Principal, binding: AuthRequirement['binding'])
   }
 }
 
-async function authenticate(deps: Deps, request: FastifyRequest): Promise<Principal> {
+/** The protection space named in Bearer challenges (RFC 6750 §3). */
+export const BEARER_REALM = 'Multichannel Commerce Service';
+
+/**
+ * RFC 6750 §3.1: a request with no credentials at all gets a challenge without an error code. The error
+ * renderer keeps a challenge set here; its default for other 401s is `Bearer error="invalid_token"`.
+ */
+function challengeIfNoCredentials(request: FastifyRequest, reply: FastifyReply): void {
+  if ((request.headers.authorization ?? '').trim() === '') reply.header('WWW-Authenticate', `Bearer realm="${BEARER_REALM}"`);
+}
+
+async function authenticate(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
   const token = tokenFromHeader(request.headers.authorization);
-  if (!token) throw unauthenticated('missing access token: send Authorization: Bearer <token>');
+  if (!token) {
+    challengeIfNoCredentials(request, reply);
+    throw unauthenticated('missing access token: send Authorization: Bearer <token>');
+  }
   const principal = await authenticateToken(deps.db, token);
   if (!principal) throw unauthenticated('access token is invalid or revoked');
   request.principal = principal;
   return principal;
 }
 
-function authorize(principal: Principal, requirement: AuthRequirement): void {
+function authorize(principal: Principal, requirement: AuthRequirement, reply: FastifyReply): void {
   if (requirement.scopes && requirement.scopes.length > 0 && !hasAnyScope(principal, requirement.scopes)) {
+    // RFC 6750 §3.1: the scopes that would do, space-separated, besides the version's error body.
+    reply.header('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${requirement.scopes.join(' ')}"`);
     throw permissionDenied(`this route needs one of the scopes: ${requirement.scopes.join(', ')}`);
   }
   checkBinding(principal, requirement.binding);
 }
 
-function isLoopback(ip: string): boolean {
+function isLoopback(ip: string | undefined): boolean {
   return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
 }
 
 /** A request relayed by a proxy on this host looks like loopback but comes from elsewhere. */
 function isProxied(request: FastifyRequest): boolean {
   const h = request.headers;
-  return h['x-forwarded-for'] !== undefined || h['x-forwarded-host'] !== undefined || h['x-real-ip'] !== undefined || h.forwarded !== undefined;
+  return (
+    h['x-forwarded-for'] !== undefined ||
+    h['x-forwarded-host'] !== undefined ||
+    h['x-forwarded-proto'] !== undefined ||
+    h['x-real-ip'] !== undefined ||
+    h.forwarded !== undefined
+  );
 }
 
 /**
  * /admin: Bearer ADMIN_TOKEN, compared in constant time. In development without ADMIN_TOKEN the operator
- * API answers direct loopback callers only (not ones relayed by a reverse proxy on the same host), so a
- * sandbox on a laptop works without setup but is never exposed.
+ * API answers direct loopback callers only, so a sandbox on a laptop works without setup but is never
+ * exposed. "Direct" is judged on the socket's peer, not request.ip (which TRUST_PROXY lets
+ * X-Forwarded-For decide), and never when TRUST_PROXY is set: a proxy is then declared, and a loopback
+ * peer may be that proxy relaying anyone, with or without forwarding headers.
  */
-function authorizeAdmin(deps: Deps, request: FastifyRequest): void {
+function authorizeAdmin(deps: Deps, request: FastifyRequest, reply: FastifyReply): void {
   const expected = deps.config.adminToken;
   if (expected === null) {
-    if (!deps.config.production && isLoopback(request.ip) && !isProxied(request)) return;
-    throw unauthenticated('the operator API needs ADMIN_TOKEN to be configured');
+    const direct = deps.config.trustProxy === false && isLoopback(request.socket?.remoteAddress) && !isProxied(request);
+    if (!deps.config.production && direct) return;
+    throw unauthenticated(
+      deps.config.trustProxy === false
+        ? 'the operator API needs ADMIN_TOKEN to be configured'
+        : 'the operator API needs ADMIN_TOKEN to be configured (TRUST_PROXY is set, so no caller counts as local)',
+    );
   }
   const token = tokenFromHeader(request.headers.authorization);
-  if (!token || !safeEqual(token, expected)) throw unauthenticated('missing or invalid operator token');
+  if (!token || !safeEqual(token, expected)) {
+    challengeIfNoCredentials(request, reply);
+    throw unauthenticated('missing or invalid operator token');
+  }
 }
 
 export function registerAuth(app: App, deps: Deps) {
@@ -100,14 +132,14 @@ export function registerAuth(app: App, deps: Deps) {
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const config = request.routeOptions.config;
     if (config.admin) {
-      authorizeAdmin(deps, request);
+      authorizeAdmin(deps, request, reply);
       return;
     }
     if (!config.auth) return;
-    const principal = await authenticate(deps, request);
+    const principal = await authenticate(deps, request, reply);
     // Counted before the scope check, so a 403 also spends a request and carries the RateLimit headers.
     await applyRateLimit(deps, request, reply);
-    authorize(principal, config.auth);
+    authorize(principal, config.auth, reply);
   });
 }
 

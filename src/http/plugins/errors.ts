@@ -112,7 +112,8 @@ export function toAppError(error: unknown): { appError: AppError; internal: bool
 export function renderError(request: FastifyRequest, reply: FastifyReply, appError: AppError) {
   const style = errorStyleFor(request.url);
   const status = appError.status;
-  if (status === 401) reply.header('WWW-Authenticate', 'Bearer error="invalid_token"');
+  // The auth hook may have set a more precise challenge (no credentials at all: realm only); keep it.
+  if (status === 401 && !reply.hasHeader('WWW-Authenticate')) reply.header('WWW-Authenticate', 'Bearer error="invalid_token"');
   reply.code(status).type('application/json; charset=utf-8');
   if (style === 'v2') {
     const grpc = appError.status === ERROR_CODES[appError.code].status ? ERROR_CODES[appError.code].grpc : grpcCodeForStatus(status);

@@ -1,5 +1,5 @@
 import type { App } from '../../types.js';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { OAuthError, exchangeAuthorizationCode, type ClientCredentials } from '../../../domain/accounts/oauth.js';
 import type { Deps } from '../../../deps.js';
@@ -48,6 +48,12 @@ export function basicCredentials(header: string | undefined): ClientCredentials 
   return { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)) };
 }
 
+/** RFC 6749 §4.1.3: the token request is form-encoded; JSON or anything else is refused, not guessed at. */
+function isFormEncoded(request: FastifyRequest): boolean {
+  const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+  return mediaType === 'application/x-www-form-urlencoded';
+}
+
 function sendOAuthError(reply: FastifyReply, error: OAuthError) {
   if (error.error === 'invalid_client') reply.header('WWW-Authenticate', 'Basic realm="token"');
   return reply
@@ -77,6 +83,14 @@ export function registerExchangeToken(app: App, deps: Deps) {
           401: OAuthErrorBody,
           500: Type.Ref(V1Error, { description: 'service error' }),
         },
+      },
+      // Before the body schema: a JSON body is refused for its type, whatever fields it has.
+      preValidation: async (request, reply) => {
+        if (isFormEncoded(request)) return;
+        return sendOAuthError(
+          reply,
+          new OAuthError('invalid_request', 'the token request must be sent as application/x-www-form-urlencoded'),
+        );
       },
       errorHandler: (error, request, reply) => {
         const { appError, internal } = toAppError(error);

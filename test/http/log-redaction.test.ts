@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import { redactUrl } from '../../src/lib/log-redaction.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
+
+/** Credentials sent in a query string (where the service never reads them) must not reach the log. */
+describe('credentials in query strings are redacted from the log', () => {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  let t: TestApp;
+  let seed: SeededAccount;
+  before(async () => {
+    t = await createTestApp({ logDestination: sink });
+    seed = await seedAccount(t);
+  });
+  after(async () => t.close());
+
+  it('request and error logs keep the URL but not access_token, token, code or client_secret', async () => {
+    lines.length = 0;
+    const secrets = ['secret123', 'tok-456-secret', 'code-789-secret', 'client-secret-0ab', 'alias-code-1cd', 'encoded-name-2ef'];
+    // Without a header (401), with a valid token (200), and on a route that does not exist (404).
+    await t.app.inject({ url: '/v1/warehouses?access_token=secret123' });
+    await t.app.inject({ url: '/v1/warehouses?pageLength=2&token=tok-456-secret', headers: { authorization: seed.sellerToken } });
+    await t.app.inject({ url: '/v2/no-such-route?code=code-789-secret' });
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/token?client_secret=client-secret-0ab&authorization_code=alias-code-1cd&access%5Ftoken=encoded-name-2ef',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=authorization_code&code=x&redirect_uri=https%3A%2F%2Fpartner.example%2Fcb',
+    });
+    // An error whose message quotes a URL.
+    t.deps.log.error({ err: new Error('upstream failed for https://partner.example/cb/?client_id=a&code=code-789-secret') }, 'callback failed');
+
+    const log = lines.join('');
+    assert.match(log, /\/v1\/warehouses\?access_token=\[redacted\]/);
+    assert.match(log, /\/v1\/warehouses\?pageLength=2&token=\[redacted\]/, 'other parameters are kept');
+    assert.match(log, /\/v1\/token\?client_secret=\[redacted\]&authorization_code=\[redacted\]&access%5Ftoken=\[redacted\]/);
+    assert.match(log, /client_id=a&code=\[redacted\]/);
+    for (const secret of secrets) assert.ok(!log.includes(secret), `${secret} is in the log`);
+  });
+
+  it('redactUrl leaves other parameters, parameters that only end like a credential, and fragments alone', () => {
+    assert.equal(redactUrl('/v1/inventory?nextToken=abc&pageLength=1'), '/v1/inventory?nextToken=abc&pageLength=1');
+    assert.equal(redactUrl('/x?CODE=1&code&zipcode=2#f'), '/x?CODE=[redacted]&code=[redacted]&zipcode=2#f');
+    assert.equal(redactUrl('/x'), '/x');
+  });
+});
