@@ -23,6 +23,19 @@ export interface ConnectOptions {
   /** PostgreSQL schema to use (tests give each app its own). */
   pgSchema?: string;
   pgPoolSize?: number;
+  /**
+   * How long a request waits for a PostgreSQL connection before failing (and answering 503): while the
+   * database is away, requests fail fast instead of hanging. Default 5 s.
+   */
+  pgConnectTimeoutMs?: number;
+  /** Where connection errors of idle or checked-out pool clients are reported (they never crash the process). */
+  onConnectionError?: (error: Error) => void;
+}
+
+const DEFAULT_PG_CONNECT_TIMEOUT_MS = 5000;
+
+function reportToStderr(error: Error) {
+  process.stderr.write(`database connection error: ${error.message}\n`);
 }
 
 // pg returns int8 and numeric as strings to avoid precision loss; our int8 values (counts, sums) fit in a
@@ -34,8 +47,18 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.pgPoolSize ?? 10,
+      connectionTimeoutMillis: options.pgConnectTimeoutMs ?? DEFAULT_PG_CONNECT_TIMEOUT_MS,
+      // Notices a peer that vanished without closing (a failover, a dropped network) on idle connections.
+      keepAlive: true,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    const onError = options.onConnectionError ?? reportToStderr;
+    // An 'error' event without a listener ends the process. pg-pool listens on idle clients only and
+    // re-emits on the pool; a client checked out by a transaction that is between two statements when the
+    // server goes away (restart, failover, pg_terminate_backend) emits on itself. Both are reported here;
+    // the query in flight, or the next one, fails with the error and the dead client leaves the pool.
+    pool.on('error', onError);
+    pool.on('connect', (client) => client.on('error', onError));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', raw: { pool }, close: () => db.destroy() };
   }
