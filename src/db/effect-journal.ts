@@ -14,7 +14,7 @@ import type { Tx } from './tx.js';
  * committed instead of running it: each transaction runs exactly once, and the retry builds its response
  * from the same results. Handlers need nothing special, but their withTx calls must come in the same
  * order for the same request (no Promise.all over withTx) and return plain data (objects, arrays, Dates,
- * primitives); a result that is not plain data is recorded as "committed" only, and replaying it answers 409.
+ * Maps, Sets, primitives); a result that is not plain data is recorded as "committed" only, and replaying it answers 409.
  *
  * The record also fences the claim: it commits only while the key is still owned by this request, so a
  * request that was taken over (it ran longer than the takeover delay) rolls back instead of committing.
@@ -34,12 +34,27 @@ export interface EffectJournal {
   effects: number;
   /** Set once the handler has returned: later withTx calls (hooks, stray promises) are not its effects. */
   closed: boolean;
+  /** The request's logger: a result that cannot be recorded is worth a developer's attention. */
+  log: { warn(fields: object, message: string): void };
 }
 
 const storage = new AsyncLocalStorage<EffectJournal>();
 
-export function runWithEffectJournal<T>(journal: EffectJournal, fn: () => T): T {
-  return storage.run(journal, fn);
+let running = 0;
+
+/**
+ * Runs a keyed request's handler under its journal, and closes the journal when the handler settles.
+ * While any storage is enabled Node tracks the context of every promise, a cost the hot unkeyed reads
+ * should not pay: the storage is disabled again whenever no keyed handler runs (run() re-enables it).
+ */
+export async function runWithEffectJournal<T>(journal: EffectJournal, fn: () => T | Promise<T>): Promise<T> {
+  running++;
+  try {
+    return await storage.run(journal, fn);
+  } finally {
+    journal.closed = true;
+    if (--running === 0) storage.disable();
+  }
 }
 
 function activeJournal(): EffectJournal | undefined {
@@ -56,6 +71,8 @@ function isPlainData(value: unknown, depth = 0): boolean {
   if (type !== 'object') return false;
   if (value instanceof Date) return true;
   if (Array.isArray(value)) return value.every((v) => isPlainData(v, depth + 1));
+  if (value instanceof Map) return [...value].every(([k, v]) => isPlainData(k, depth + 1) && isPlainData(v, depth + 1));
+  if (value instanceof Set) return [...value].every((v) => isPlainData(v, depth + 1));
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return false;
   return Object.values(value as Record<string, unknown>).every((v) => isPlainData(v, depth + 1));
@@ -63,8 +80,13 @@ function isPlainData(value: unknown, depth = 0): boolean {
 
 const UNRECORDED = '';
 
-function encode(result: unknown): string {
-  return isPlainData(result) ? serialize(result).toString('base64') : UNRECORDED;
+function encode(journal: EffectJournal, seq: number, result: unknown): string {
+  if (isPlainData(result)) return serialize(result).toString('base64');
+  journal.log.warn(
+    { idempotencyKey: journal.key, seq },
+    'a transaction under an Idempotency-Key returned something other than plain data: a retry after a crash cannot replay it (it answers 409)',
+  );
+  return UNRECORDED;
 }
 
 function decode(stored: string): unknown {
@@ -96,7 +118,7 @@ async function recordEffect(tx: Tx, journal: EffectJournal, seq: number, result:
       idem_key: journal.key,
       seq,
       account_id: journal.accountId,
-      result: encode(result),
+      result: encode(journal, seq, result),
       expires_at: journal.expiresAt,
     })
     .execute();

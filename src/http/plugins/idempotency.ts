@@ -80,6 +80,7 @@ export function registerIdempotency(app: App, deps: Deps) {
       next: 0,
       effects: 0,
       closed: false,
+      log: request.log,
     });
     const row = {
       token_id: tokenId,
