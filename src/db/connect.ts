@@ -24,15 +24,22 @@ export interface ConnectOptions {
   pgSchema?: string;
   pgPoolSize?: number;
   /**
-   * How long a request waits for a PostgreSQL connection before failing (and answering 503): while the
-   * database is away, requests fail fast instead of hanging. Default 5 s.
+   * How long opening a PostgreSQL connection may take before it fails (and the request answers 503): a
+   * database host that does not answer at all (failover, network cut) fails requests fast instead of
+   * hanging them. Default 5 s.
    */
   pgConnectTimeoutMs?: number;
+  /**
+   * How long a request may wait for a free pooled connection when all are busy. Longer than the connect
+   * timeout: under load, queueing for a few seconds is normal and must not turn into 503s. Default 30 s.
+   */
+  pgAcquireTimeoutMs?: number;
   /** Where connection errors of idle or checked-out pool clients are reported (they never crash the process). */
   onConnectionError?: (error: Error) => void;
 }
 
 const DEFAULT_PG_CONNECT_TIMEOUT_MS = 5000;
+const DEFAULT_PG_ACQUIRE_TIMEOUT_MS = 30_000;
 
 function reportToStderr(error: Error) {
   process.stderr.write(`database connection error: ${error.message}\n`);
@@ -44,10 +51,19 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 export function connectDatabase(options: ConnectOptions): DbHandle {
   if (options.databaseUrl) {
+    const connectTimeoutMs = options.pgConnectTimeoutMs ?? DEFAULT_PG_CONNECT_TIMEOUT_MS;
+    // pg-pool hands its connectionTimeoutMillis to every client too, which would bound the connect and the
+    // wait for a free connection alike; the client class gets its own, shorter, connect timeout.
+    class BoundedConnectClient extends pg.Client {
+      constructor(config?: string | pg.ClientConfig) {
+        super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectTimeoutMs });
+      }
+    }
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.pgPoolSize ?? 10,
-      connectionTimeoutMillis: options.pgConnectTimeoutMs ?? DEFAULT_PG_CONNECT_TIMEOUT_MS,
+      Client: BoundedConnectClient,
+      connectionTimeoutMillis: Math.max(options.pgAcquireTimeoutMs ?? DEFAULT_PG_ACQUIRE_TIMEOUT_MS, connectTimeoutMs),
       // Notices a peer that vanished without closing (a failover, a dropped network) on idle connections.
       keepAlive: true,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
