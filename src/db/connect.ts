@@ -23,6 +23,26 @@ export interface ConnectOptions {
   /** PostgreSQL schema to use (tests give each app its own). */
   pgSchema?: string;
   pgPoolSize?: number;
+  /**
+   * How long opening a PostgreSQL connection may take before it fails (and the request answers 503): a
+   * database host that does not answer at all (failover, network cut) fails requests fast instead of
+   * hanging them. Default 5 s.
+   */
+  pgConnectTimeoutMs?: number;
+  /**
+   * How long a request may wait for a free pooled connection when all are busy. Longer than the connect
+   * timeout: under load, queueing for a few seconds is normal and must not turn into 503s. Default 30 s.
+   */
+  pgAcquireTimeoutMs?: number;
+  /** Where connection errors of idle or checked-out pool clients are reported (they never crash the process). */
+  onConnectionError?: (error: Error) => void;
+}
+
+const DEFAULT_PG_CONNECT_TIMEOUT_MS = 5000;
+const DEFAULT_PG_ACQUIRE_TIMEOUT_MS = 30_000;
+
+function reportToStderr(error: Error) {
+  process.stderr.write(`database connection error: ${error.message}\n`);
 }
 
 // pg returns int8 and numeric as strings to avoid precision loss; our int8 values (counts, sums) fit in a
@@ -31,11 +51,30 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 export function connectDatabase(options: ConnectOptions): DbHandle {
   if (options.databaseUrl) {
+    const connectTimeoutMs = options.pgConnectTimeoutMs ?? DEFAULT_PG_CONNECT_TIMEOUT_MS;
+    // pg-pool hands its connectionTimeoutMillis to every client too, which would bound the connect and the
+    // wait for a free connection alike; the client class gets its own, shorter, connect timeout.
+    class BoundedConnectClient extends pg.Client {
+      constructor(config?: string | pg.ClientConfig) {
+        super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectTimeoutMs });
+      }
+    }
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.pgPoolSize ?? 10,
+      Client: BoundedConnectClient,
+      connectionTimeoutMillis: Math.max(options.pgAcquireTimeoutMs ?? DEFAULT_PG_ACQUIRE_TIMEOUT_MS, connectTimeoutMs),
+      // Notices a peer that vanished without closing (a failover, a dropped network) on idle connections.
+      keepAlive: true,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    const onError = options.onConnectionError ?? reportToStderr;
+    // An 'error' event without a listener ends the process. pg-pool listens on idle clients only and
+    // re-emits on the pool; a client checked out by a transaction that is between two statements when the
+    // server goes away (restart, failover, pg_terminate_backend) emits on itself. Both are reported here;
+    // the query in flight, or the next one, fails with the error and the dead client leaves the pool.
+    pool.on('error', onError);
+    pool.on('connect', (client) => client.on('error', onError));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', raw: { pool }, close: () => db.destroy() };
   }

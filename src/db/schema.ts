@@ -137,6 +137,19 @@ export interface IdempotencyKeysTable {
   content_type: string | null;
   created_at: string;
   expires_at: string;
+  /** The request that owns a PENDING key; a takeover changes it (src/db/effect-journal.ts). */
+  claim_id: string | null;
+}
+
+/** Results of the transactions a keyed request committed, until its response is stored (src/db/effect-journal.ts). */
+export interface IdempotencyEffectsTable {
+  token_id: number;
+  idem_key: string;
+  seq: number;
+  account_id: number;
+  /** v8-serialized result, base64; "" when the result could not be recorded. */
+  result: string;
+  expires_at: string;
 }
 
 /**
@@ -659,6 +672,7 @@ export interface Database {
   inventory: InventoryTable;
   inventory_reservations: InventoryReservationsTable;
   idempotency_keys: IdempotencyKeysTable;
+  idempotency_effects: IdempotencyEffectsTable;
   jobs: JobsTable;
   job_attempts: JobAttemptsTable;
   job_schedules: JobSchedulesTable;

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';
+import { runJournaled } from './effect-journal.js';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -16,8 +17,14 @@ export function isRetryableTxError(error: unknown): boolean {
 /**
  * Runs fn in one transaction, retrying the whole callback on lock and serialization failures.
  * Transactions are opened at the edge only (a route or a job), never nested; inside fn use only tx.
+ * Under a request with an Idempotency-Key the transaction also records that it committed, and a retry
+ * of that request gets the recorded result back instead of running it again (src/db/effect-journal.ts).
  */
-export async function withTx<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export function withTx<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return runJournaled(fn, (body) => runTransaction(db, body));
+}
+
+async function runTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute(fn);

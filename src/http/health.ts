@@ -2,6 +2,7 @@ import type { App } from './types.js';
 import { sql } from 'kysely';
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../deps.js';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../db/unavailable.js';
 
 export function registerHealthRoutes(app: App, deps: Deps) {
   app.get(
@@ -30,11 +31,14 @@ export function registerHealthRoutes(app: App, deps: Deps) {
         },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       try {
         await sql`select 1`.execute(deps.db.db);
         return { status: 'ready' as const, database: deps.db.dialect };
-      } catch {
+      } catch (error) {
+        // Load balancers take this instance out of rotation; the process stays up and recovers by itself.
+        request.log.warn({ err: error }, 'readiness check: the database does not answer');
+        reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
         return reply.code(503).send({ status: 'unavailable' as const, database: deps.db.dialect });
       }
     },

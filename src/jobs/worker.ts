@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Deps } from '../deps.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { claimNextJob, finishAttempt, renewLease, type AttemptOutcome, type FinishResult } from './lease.js';
 import { defaultJobRegistry, type JobRegistry } from './registry.js';
 import { RECURRING_JOBS, enqueueDueSchedules, ensureSchedules, type RecurringJob } from './schedules.js';
@@ -20,6 +21,19 @@ export interface WorkerOptions {
 }
 
 const DEFAULTS = { pollMs: 1000, leaseMs: 5 * 60_000, scheduleCheckMs: 15_000 };
+
+/** Longest pause between polls while the database keeps failing. */
+export const MAX_POLL_BACKOFF_MS = 30_000;
+
+/**
+ * Pause before the next poll after `failures` polls in a row failed (0: the normal poll interval).
+ * Doubles per failure up to MAX_POLL_BACKOFF_MS, so a database that is down for minutes sees a few polls
+ * from each worker instead of one a second, and a brief outage still recovers within seconds.
+ */
+export function pollDelayMs(pollMs: number, failures: number): number {
+  if (failures <= 0) return pollMs;
+  return Math.min(Math.max(pollMs, 250) * 2 ** Math.min(failures, 16), MAX_POLL_BACKOFF_MS);
+}
 
 /**
  * Runs due jobs one at a time until stopped. Several workers (in one process or many) can share a
@@ -69,16 +83,23 @@ export class JobWorker {
   }
 
   private async runLoop(): Promise<void> {
+    let failures = 0;
     while (!this.stopping) {
       let ran = false;
       try {
         await this.runSchedulesIfDue();
         ran = await this.runOnce();
+        if (failures > 0) this.deps.log.info({ worker: this.id, failures }, 'job worker polls succeed again');
+        failures = 0;
       } catch (error) {
-        // The database may be briefly unreachable; try again after a pause.
-        this.deps.log.error({ err: error, worker: this.id }, 'job worker poll failed');
+        // The database may be unreachable for a while (restart, failover): back off instead of spinning.
+        failures++;
+        const retryInMs = pollDelayMs(this.pollMs, failures);
+        const fields = { err: error, worker: this.id, failures, retryInMs };
+        if (isDatabaseUnavailable(error)) this.deps.log.warn(fields, 'job worker poll failed: the database is unavailable');
+        else this.deps.log.error(fields, 'job worker poll failed');
       }
-      if (!ran && !this.stopping) await this.sleep(this.pollMs);
+      if (!ran && !this.stopping) await this.sleep(pollDelayMs(this.pollMs, failures));
     }
   }
 

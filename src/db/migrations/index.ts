@@ -11,6 +11,7 @@ import * as m007 from './007_package_tracking_url.js';
 import * as m008 from './008_listings.js';
 import * as m009 from './009_job_retention.js';
 import * as m010 from './010_storefront_fidelity.js';
+import * as m011 from './011_idempotency_effects.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '008_listings': m008,
   '009_job_retention': m009,
   '010_storefront_fidelity': m010,
+  '011_idempotency_effects': m011,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

@@ -1,6 +1,7 @@
 import type { App } from '../types.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_CODES, type FieldViolation } from '../../domain/errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/unavailable.js';
 
 export type ErrorStyle = 'v1' | 'v2';
 
@@ -78,6 +79,8 @@ function violationsFrom(error: FastifyError): FieldViolation[] {
 /** Normalizes anything thrown into an AppError the renderers understand; unknown errors become INTERNAL. */
 export function toAppError(error: unknown): { appError: AppError; internal: boolean } {
   if (error instanceof AppError) return { appError: error, internal: false };
+  const unavailable = databaseUnavailable(error);
+  if (unavailable) return { appError: unavailable, internal: false };
   const fe = error as FastifyError;
   if (fe && Array.isArray(fe.validation)) {
     const violations = violationsFrom(fe);
@@ -109,11 +112,21 @@ export function toAppError(error: unknown): { appError: AppError; internal: bool
   return { appError: new AppError('INTERNAL', INTERNAL_MESSAGE), internal: true };
 }
 
+/**
+ * A database that cannot be reached (down, restarting, failing over, locked past the busy timeout) is a
+ * 503 the client retries after Retry-After (resolutions §7 "Operation"), not a 500.
+ */
+function databaseUnavailable(error: unknown): AppError | null {
+  if (!isDatabaseUnavailable(error)) return null;
+  return new AppError('UNAVAILABLE', 'the service is temporarily unavailable; retry after the Retry-After delay');
+}
+
 export function renderError(request: FastifyRequest, reply: FastifyReply, appError: AppError) {
   const style = errorStyleFor(request.url);
   const status = appError.status;
   // The auth hook may have set a more precise challenge (no credentials at all: realm only); keep it.
   if (status === 401 && !reply.hasHeader('WWW-Authenticate')) reply.header('WWW-Authenticate', 'Bearer error="invalid_token"');
+  if (status === 503) reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
   reply.code(status).type('application/json; charset=utf-8');
   if (style === 'v2') {
     const grpc = appError.status === ERROR_CODES[appError.code].status ? ERROR_CODES[appError.code].grpc : grpcCodeForStatus(status);

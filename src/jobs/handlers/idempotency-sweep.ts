@@ -37,8 +37,40 @@ export async function deleteExpiredIdempotencyKeys(db: Db, now: Date): Promise<n
   }
 }
 
+/**
+ * Effect records (src/db/effect-journal.ts) normally go when their key's response is stored; those of a
+ * request that crashed or failed and was never retried expire with their key.
+ */
+export async function deleteExpiredIdempotencyEffects(db: Db, now: Date): Promise<number> {
+  const nowIso = now.toISOString();
+  let total = 0;
+  for (;;) {
+    const result = await db
+      .deleteFrom('idempotency_effects')
+      .where((eb) =>
+        eb(
+          eb.refTuple('token_id', 'idem_key', 'seq'),
+          'in',
+          eb
+            .selectFrom('idempotency_effects')
+            .select(['token_id', 'idem_key', 'seq'])
+            .where('expires_at', '<=', nowIso)
+            .limit(BATCH)
+            .$asTuple('token_id', 'idem_key', 'seq'),
+        ),
+      )
+      .where('expires_at', '<=', nowIso)
+      .executeTakeFirst();
+    const deleted = Number(result.numDeletedRows);
+    total += deleted;
+    if (deleted < BATCH) return total;
+  }
+}
+
 export async function sweepIdempotencyKeys(deps: Deps): Promise<void> {
   const deleted = await deleteExpiredIdempotencyKeys(deps.db.db, deps.clock.now());
+  const effects = await deleteExpiredIdempotencyEffects(deps.db.db, deps.clock.now());
+  if (effects > 0) deps.log.info({ deleted: effects }, 'deleted expired idempotency effect records');
   if (deleted > 0) deps.log.info({ deleted }, 'deleted expired idempotency keys');
 }
 
