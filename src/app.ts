@@ -23,6 +23,9 @@ export async function buildApp(deps: Deps): Promise<App> {
     bodyLimit: deps.config.jsonBodyLimitBytes,
     // Query strings: repeated keys become arrays; "a,b" splitting is done per route (v1 array params).
     routerOptions: { ignoreTrailingSlash: true },
+    // The error handler renders validation problems from error.validation; Fastify's default formatter
+    // would also join every problem into one message nobody reads (100,000 of them for a big bad body).
+    schemaErrorFormatter: (_errors, dataVar) => new Error(`invalid ${dataVar}`),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler());

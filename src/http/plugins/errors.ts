@@ -36,36 +36,74 @@ function describe(v: AjvProblem): string {
   return v.message ?? 'is invalid';
 }
 
+const isUnion = (v: AjvProblem) => v.keyword === 'anyOf' || v.keyword === 'oneOf';
+
+/** The instance path itself and every path above it: '/a/0/b' → '', '/a', '/a/0', '/a/0/b'. */
+function selfAndAncestors(instancePath: string): string[] {
+  const out = [''];
+  for (let i = instancePath.indexOf('/', 1); i !== -1; i = instancePath.indexOf('/', i + 1)) out.push(instancePath.slice(0, i));
+  if (instancePath !== '') out.push(instancePath);
+  return out;
+}
+
+/** How many alternatives a union's description lists before it stops. */
+const MAX_UNION_ALTERNATIVES = 10;
+
 /**
  * One violation per problem (resolutions §0). A value that matches no branch of an anyOf/oneOf (an int64
  * given as a string or a number, say) makes ajv report every branch plus the union itself: those collapse
  * into one "must be string or must be integer".
+ *
+ * Linear in the number of problems: a branch problem sits under its union in the data, so only the unions
+ * at its own path or above it (looked up by path) can own it; comparing every problem with every union made
+ * a body of a few thousand bad entries block the event loop for minutes.
  */
-function violationsFrom(error: FastifyError): FieldViolation[] {
+export function violationsFrom(error: FastifyError): FieldViolation[] {
   const context = error.validationContext ?? 'body';
   const problems = error.validation ?? [];
-  const unions = problems.filter((v) => v.keyword === 'anyOf' || v.keyword === 'oneOf');
+  const unionsAt = new Map<string, AjvProblem[]>();
+  for (const u of problems) {
+    if (!isUnion(u)) continue;
+    const here = unionsAt.get(u.instancePath);
+    if (here) here.push(u);
+    else unionsAt.set(u.instancePath, [u]);
+  }
   // A branch problem sits under the union in the schema AND in the data (array items share schema paths).
-  const isBranch = (b: AjvProblem, u: AjvProblem) =>
-    b !== u &&
-    b.schemaPath.startsWith(`${u.schemaPath}/`) &&
-    (b.instancePath === u.instancePath || b.instancePath.startsWith(`${u.instancePath}/`));
-  const branchOf = (v: AjvProblem) => unions.find((u) => isBranch(v, u));
+  const branchesOf = new Map<AjvProblem, AjvProblem[]>();
+  const isBranch = new Set<AjvProblem>();
+  if (unionsAt.size > 0) {
+    for (const b of problems) {
+      for (const path of selfAndAncestors(b.instancePath)) {
+        for (const u of unionsAt.get(path) ?? []) {
+          if (u === b || !b.schemaPath.startsWith(`${u.schemaPath}/`)) continue;
+          isBranch.add(b);
+          const list = branchesOf.get(u);
+          if (list) list.push(b);
+          else branchesOf.set(u, [b]);
+        }
+      }
+    }
+  }
+  const fieldOf = (v: AjvProblem) => fieldName(v.instancePath, (v.params as Record<string, unknown>).missingProperty) || context;
   const seen = new Set<string>();
   const out: FieldViolation[] = [];
   for (const v of problems) {
-    if (branchOf(v)) continue;
-    const params = v.params as Record<string, unknown>;
-    const field = fieldName(v.instancePath, params.missingProperty) || context;
+    if (isBranch.has(v)) continue;
+    const field = fieldOf(v);
     let description = describe(v);
-    if (unions.includes(v)) {
-      const branches = problems
-        .filter((b) => isBranch(b, v))
-        .map((b) => {
-          const sub = fieldName(b.instancePath, (b.params as Record<string, unknown>).missingProperty) || context;
-          return sub === field ? describe(b) : `${sub}: ${describe(b)}`;
-        });
-      if (branches.length > 0) description = [...new Set(branches)].join(' or ');
+    const branches = branchesOf.get(v);
+    if (branches) {
+      // A nested union's own "must match a schema in anyOf" adds nothing: its branches are listed already.
+      const alternatives = new Set<string>();
+      for (const b of branches) {
+        if (isUnion(b) && branchesOf.has(b)) continue;
+        const sub = fieldOf(b);
+        alternatives.add(sub === field ? describe(b) : `${sub}: ${describe(b)}`);
+        if (alternatives.size > MAX_UNION_ALTERNATIVES) break;
+      }
+      const listed = [...alternatives].slice(0, MAX_UNION_ALTERNATIVES);
+      if (alternatives.size > MAX_UNION_ALTERNATIVES) listed.push('…');
+      if (listed.length > 0) description = listed.join(' or ');
     }
     const key = `${field}\n${description}`;
     if (seen.has(key)) continue;
@@ -75,14 +113,34 @@ function violationsFrom(error: FastifyError): FieldViolation[] {
   return out;
 }
 
+/**
+ * A response lists at most this many problems and counts the rest: a body of 10,000 bad entries would
+ * otherwise answer with 10,000 messages, and the first few are what a partner fixes first.
+ */
+export const MAX_LISTED_VIOLATIONS = 20;
+
+const problemLine = (v: FieldViolation) => `${v.field}: ${v.description}`;
+const moreProblemsLine = (count: number) => `... and ${count.toLocaleString('en-US')} more problem${count === 1 ? '' : 's'}`;
+
+/** The listed problems as v1 errorMessages lines: the first MAX_LISTED_VIOLATIONS, then how many more. */
+function problemLines(violations: FieldViolation[]): string[] {
+  const lines = violations.slice(0, MAX_LISTED_VIOLATIONS).map(problemLine);
+  if (violations.length > MAX_LISTED_VIOLATIONS) lines.push(moreProblemsLine(violations.length - MAX_LISTED_VIOLATIONS));
+  return lines;
+}
+
+/** One message naming the listed problems, "; "-separated. */
+export function problemsMessage(violations: FieldViolation[]): string {
+  return problemLines(violations).join('; ');
+}
+
 /** Normalizes anything thrown into an AppError the renderers understand; unknown errors become INTERNAL. */
 export function toAppError(error: unknown): { appError: AppError; internal: boolean } {
   if (error instanceof AppError) return { appError: error, internal: false };
   const fe = error as FastifyError;
   if (fe && Array.isArray(fe.validation)) {
     const violations = violationsFrom(fe);
-    const message = violations.map((v) => `${v.field}: ${v.description}`).join('; ');
-    return { appError: new AppError('INVALID_ARGUMENT', message || 'invalid request', violations), internal: false };
+    return { appError: new AppError('INVALID_ARGUMENT', problemsMessage(violations) || 'invalid request', violations), internal: false };
   }
   const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
   if (status === 413 || fe?.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -118,13 +176,11 @@ export function renderError(request: FastifyRequest, reply: FastifyReply, appErr
     const grpc = appError.status === ERROR_CODES[appError.code].status ? ERROR_CODES[appError.code].grpc : grpcCodeForStatus(status);
     const details =
       appError.violations.length > 0
-        ? [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: appError.violations }]
+        ? [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: appError.violations.slice(0, MAX_LISTED_VIOLATIONS) }]
         : [];
     return reply.send({ code: grpc, message: appError.message, details });
   }
-  const errorMessages = appError.violations.length > 0
-    ? appError.violations.map((v) => `${v.field}: ${v.description}`)
-    : [appError.message];
+  const errorMessages = appError.violations.length > 0 ? problemLines(appError.violations) : [appError.message];
   return reply.send({
     errorCode: status,
     errorMessages,

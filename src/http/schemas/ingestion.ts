@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { CONFLICT_TYPES } from '../../domain/listings/ingestion-plan.js';
 import { INGESTION_STATUSES } from '../../domain/listings/ingestion-session.js';
+import { MAX_VARIANTS_PER_LISTING } from '../../domain/listings/listing-input.js';
 import { Id } from '../admin/schemas.js';
 import { Int64Input, Nullable, Timestamp } from './common.js';
 
@@ -68,7 +69,7 @@ export const IngestionListingBody = Type.Object(
           },
           Open,
         ),
-        { description: 'at least one' },
+        { maxItems: MAX_VARIANTS_PER_LISTING, description: `1 to ${MAX_VARIANTS_PER_LISTING}` },
       ),
     ),
   },

@@ -10,6 +10,8 @@ import { Timestamp } from './common.js';
  */
 
 export const MAX_BATCH = 100;
+/** Lines one entry may list: more than any order has, small enough that a bad body is refused at once. */
+export const MAX_ENTRY_LINES = 1000;
 const batch = <T extends ReturnType<typeof Type.Object>>(item: T, what: string) =>
   Type.Array(item, { minItems: 1, maxItems: MAX_BATCH, description: `1 to ${MAX_BATCH} ${what}; each succeeds or fails on its own` });
 
@@ -30,6 +32,7 @@ const LinesInput = (description: string) =>
             },
             { additionalProperties: true },
           ),
+          { maxItems: MAX_ENTRY_LINES },
         ),
         Type.Null(),
       ],

@@ -39,7 +39,7 @@ const PackageInput = Type.Object({
         lineItemId: Opt(Type.Union([Type.String(), Type.Integer()])),
         quantity: Type.Integer({ minimum: 1 }),
       }),
-      { description: 'units shipped per line; omit or leave empty for a tracking-only package' },
+      { maxItems: 1000, description: 'units shipped per line (up to 1000 entries); omit or leave empty for a tracking-only package' },
     ),
   ),
 });
