@@ -122,11 +122,12 @@ describe('toAppError: everything else', () => {
     assert.doesNotMatch(appError.message, /secret|column|table/);
   });
 
-  it('maps framework client errors to the contract statuses (no 415)', () => {
+  it('maps framework client errors to meaningful statuses', () => {
     const fe = (code: string, statusCode: number, message = 'x') =>
       Object.assign(new Error(message), { code, statusCode }) as unknown as FastifyError;
     assert.equal(toAppError(fe('FST_ERR_CTP_BODY_TOO_LARGE', 413)).appError.status, 413);
-    assert.equal(toAppError(fe('FST_ERR_CTP_INVALID_MEDIA_TYPE', 415)).appError.status, 400);
+    assert.equal(toAppError(fe('FST_ERR_CTP_INVALID_MEDIA_TYPE', 415)).appError.status, 415);
+    assert.equal(toAppError(fe('FST_ERR_MAX_PARAM_LENGTH', 414)).appError.status, 414);
     assert.equal(toAppError(fe('FST_ERR_CTP_EMPTY_JSON_BODY', 400)).appError.status, 400);
     assert.equal(toAppError(fe('FST_ERR_CTP_INVALID_JSON_BODY', 400)).appError.status, 400);
     assert.equal(toAppError(fe('FST_ERR_BAD_URL', 400)).appError.status, 400);

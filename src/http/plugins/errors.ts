@@ -1,6 +1,7 @@
 import type { App } from '../types.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_CODES, type FieldViolation } from '../../domain/errors.js';
+import { trackRouteMethods } from './route-methods.js';
 
 export type ErrorStyle = 'v1' | 'v2';
 
@@ -10,6 +11,12 @@ export function errorStyleFor(url: string): ErrorStyle {
 }
 
 const INTERNAL_MESSAGE = 'internal error; quote the referenceId when contacting support';
+
+/** Longest URL (path and query) the service reads. */
+export const MAX_URL_LENGTH = 8192;
+/** Longest path parameter as sent (the router's maxParamLength): a 255-character SKU percent-encoded fits. */
+export const MAX_PATH_PARAM_LENGTH = 4096;
+const uriTooLongMessage = `the URL is longer than the service accepts (${MAX_URL_LENGTH} characters; a path parameter ${MAX_PATH_PARAM_LENGTH})`;
 
 function grpcCodeForStatus(status: number): number {
   const entry = Object.values(ERROR_CODES).find((e) => e.status === status);
@@ -153,18 +160,38 @@ export function toAppError(error: unknown): { appError: AppError; internal: bool
     return { appError: new AppError('INVALID_ARGUMENT', 'the JSON body is empty'), internal: false };
   }
   if (fe?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    // The contract's statuses have no 415: an unsupported body type is invalid input like any other.
     return {
-      appError: new AppError('INVALID_ARGUMENT', 'unsupported Content-Type for this route (JSON routes take application/json)'),
+      appError: new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported Content-Type for this route (JSON routes take application/json)'),
       internal: false,
     };
   }
+  if (fe?.code === 'FST_ERR_BAD_URL') {
+    return { appError: new AppError('INVALID_ARGUMENT', 'the path holds a percent-escape that is not valid UTF-8'), internal: false };
+  }
+  if (status === 414 || fe?.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return { appError: new AppError('URI_TOO_LONG', uriTooLongMessage), internal: false };
+  }
   if (status === 404) return { appError: new AppError('NOT_FOUND', fe.message), internal: false };
   if (status >= 400 && status < 500) {
-    // Any other framework 4xx (a bad URL, a wrong Content-Length…) is the client's input: a 400.
+    // Any other framework 4xx (a wrong Content-Length…) is the client's input: a 400.
     return { appError: new AppError('INVALID_ARGUMENT', fe.message), internal: false };
   }
   return { appError: new AppError('INTERNAL', INTERNAL_MESSAGE), internal: true };
+}
+
+/** The contract's error body for the path's style (resolutions §0): v2 google.rpc.Status, else the v1 body. */
+export function errorBody(style: ErrorStyle, appError: AppError, referenceId: string): Record<string, unknown> {
+  const status = appError.status;
+  if (style === 'v2') {
+    const grpc = appError.status === ERROR_CODES[appError.code].status ? ERROR_CODES[appError.code].grpc : grpcCodeForStatus(status);
+    const details =
+      appError.violations.length > 0
+        ? [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: appError.violations.slice(0, MAX_LISTED_VIOLATIONS) }]
+        : [];
+    return { code: grpc, message: appError.message, details };
+  }
+  const errorMessages = appError.violations.length > 0 ? problemLines(appError.violations) : [appError.message];
+  return { errorCode: status, errorMessages, referenceId, ...(status >= 500 ? { errorMessage: appError.message } : {}) };
 }
 
 export function renderError(request: FastifyRequest, reply: FastifyReply, appError: AppError) {
@@ -172,21 +199,7 @@ export function renderError(request: FastifyRequest, reply: FastifyReply, appErr
   const status = appError.status;
   if (status === 401) reply.header('WWW-Authenticate', 'Bearer error="invalid_token"');
   reply.code(status).type('application/json; charset=utf-8');
-  if (style === 'v2') {
-    const grpc = appError.status === ERROR_CODES[appError.code].status ? ERROR_CODES[appError.code].grpc : grpcCodeForStatus(status);
-    const details =
-      appError.violations.length > 0
-        ? [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: appError.violations.slice(0, MAX_LISTED_VIOLATIONS) }]
-        : [];
-    return reply.send({ code: grpc, message: appError.message, details });
-  }
-  const errorMessages = appError.violations.length > 0 ? problemLines(appError.violations) : [appError.message];
-  return reply.send({
-    errorCode: status,
-    errorMessages,
-    referenceId: request.id,
-    ...(status >= 500 ? { errorMessage: appError.message } : {}),
-  });
+  return reply.send(errorBody(style, appError, request.id));
 }
 
 export function registerErrorHandling(app: App) {
@@ -196,8 +209,25 @@ export function registerErrorHandling(app: App) {
     else if (appError.status >= 500) request.log.warn({ err: error }, 'service error');
     return renderError(request, reply, appError);
   });
+  const routes = trackRouteMethods(app);
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
-    return renderError(request, reply, new AppError('NOT_FOUND', `no route ${request.method} ${path}`));
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = routes.methodsFor(path);
+    if (allowed.length === 0) return renderError(request, reply, new AppError('NOT_FOUND', `no route ${request.method} ${path}`));
+    const message = `${request.method} is not supported on ${path}; it takes ${allowed.join(', ')}`;
+    if (errorStyleFor(request.url) === 'v2') return renderError(request, reply, new AppError('UNIMPLEMENTED', message));
+    reply.header('Allow', allowed.join(', '));
+    return renderError(request, reply, new AppError('METHOD_NOT_ALLOWED', message));
   });
+  // A URL longer than this is refused before any route work (Node refuses a request head over 16 KiB itself).
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(request.url.length > MAX_URL_LENGTH ? new AppError('URI_TOO_LONG', uriTooLongMessage) : undefined);
+  });
+}
+
+/** Fastify's frameworkErrors: a path that does not decode, or a path parameter over maxParamLength. */
+export function renderFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // The onRequest hook that sets this header does not run for these requests.
+  reply.header('X-Request-Id', request.id);
+  return renderError(request, reply, toAppError(error).appError);
 }
