@@ -10,6 +10,7 @@ import { registerAuth } from './http/plugins/auth.js';
 import { clientErrorHandlerFor } from './http/plugins/client-errors.js';
 import { MAX_PATH_PARAM_LENGTH, registerErrorHandling, renderFrameworkError } from './http/plugins/errors.js';
 import { registerIdempotency } from './http/plugins/idempotency.js';
+import { registerUtf8JsonParser } from './http/plugins/json-body.js';
 import { V1Error, V2Error } from './http/schemas/common.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { registerRoutes } from './http/routes.js';
@@ -43,6 +44,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   });
 
   registerErrorHandling(app);
+  registerUtf8JsonParser(app);
   await app.register(formbody);
   await registerDocs(app, deps);
   registerAuth(app, deps);

@@ -74,6 +74,15 @@ describe('toAppError: validation problems', () => {
     assert.deepEqual(appError.violations, [{ field: 'cost', description: 'must be number or must be string or must be null' }]);
   });
 
+  it('names the broken rule of the branch whose type the value has, without the other branches', () => {
+    const schema = Type.Object({ note: Type.Union([Type.String({ maxLength: 3 }), Type.Null()]), tags: Type.Unsafe({ type: ['string', 'null'] }) });
+    const { appError } = toAppError(validationError(schema, { note: 'long', tags: 5 }));
+    assert.deepEqual(appError.violations, [
+      { field: 'note', description: 'must be at most 3 characters' },
+      { field: 'tags', description: 'must be string or null' },
+    ]);
+  });
+
   it('handles 10,000 failing unions in an uncapped array, naming the first 20 and counting the rest', () => {
     const schema = Type.Object({ rows: Type.Array(Type.Object({ quantity: Int64Input })) });
     const rows = Array.from({ length: 10_000 }, () => ({ quantity: true }));

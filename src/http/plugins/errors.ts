@@ -1,6 +1,7 @@
 import type { App } from '../types.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_CODES, type FieldViolation } from '../../domain/errors.js';
+import { NO_CONTROL_CHARACTERS } from '../schemas/common.js';
 import { trackRouteMethods } from './route-methods.js';
 
 export type ErrorStyle = 'v1' | 'v2';
@@ -40,6 +41,10 @@ function describe(v: AjvProblem): string {
   if (v.keyword === 'enum' && Array.isArray(params.allowedValues)) return `must be one of ${params.allowedValues.join(', ')}`;
   if (v.keyword === 'additionalProperties') return `unknown field "${String(params.additionalProperty)}"`;
   if (v.keyword === 'required') return 'is required';
+  // A type list (["string", "null"]) reads "must be string or null", not ajv's "must be string,null".
+  if (v.keyword === 'type') return `must be ${String(params.type).split(',').join(' or ')}`;
+  if (v.keyword === 'pattern' && params.pattern === NO_CONTROL_CHARACTERS) return 'must not contain control characters';
+  if (v.keyword === 'maxLength') return `must be at most ${String(params.limit)} characters`;
   return v.message ?? 'is invalid';
 }
 
@@ -101,9 +106,13 @@ export function violationsFrom(error: FastifyError): FieldViolation[] {
     const branches = branchesOf.get(v);
     if (branches) {
       // A nested union's own "must match a schema in anyOf" adds nothing: its branches are listed already.
+      // When the value has the type of a branch and breaks one of its rules (a string too long), the
+      // other branches' "must be null" is noise: that rule is the problem.
+      const ruleBroken = branches.some((b) => b.instancePath === v.instancePath && b.keyword !== 'type' && !isUnion(b));
       const alternatives = new Set<string>();
       for (const b of branches) {
         if (isUnion(b) && branchesOf.has(b)) continue;
+        if (ruleBroken && b.keyword === 'type' && b.instancePath === v.instancePath) continue;
         const sub = fieldOf(b);
         alternatives.add(sub === field ? describe(b) : `${sub}: ${describe(b)}`);
         if (alternatives.size > MAX_UNION_ALTERNATIVES) break;

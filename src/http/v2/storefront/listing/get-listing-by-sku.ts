@@ -3,7 +3,7 @@ import type { App } from '../../../types.js';
 import type { Deps } from '../../../../deps.js';
 import { getStorefrontListingBySku } from '../../../../domain/listings/storefront-reads.js';
 import { principalOf } from '../../../plugins/auth.js';
-import { v2Responses } from '../../../schemas/common.js';
+import { Sku, v2Responses } from '../../../schemas/common.js';
 import { ListingV2 } from '../../../schemas/listings.js';
 import { STOREFRONT_ROUTE_CONFIG, TAGS } from '../route-config.js';
 import { READ_CONTENT_NOTE } from './get-listing.js';
@@ -19,7 +19,7 @@ export function registerGetStorefrontListingBySku(app: App, deps: Deps) {
         description:
           `The storefront's listing whose group SKU is \`sku\` (exact; a variant SKU is not a listing's SKU). ${READ_CONTENT_NOTE} ` +
           'Unknown, or another storefront\'s: 404.',
-        params: Type.Object({ sku: Type.String({ description: 'the listing\'s group SKU' }) }),
+        params: Type.Object({ sku: Sku({ description: 'the listing\'s group SKU' }) }),
         response: v2Responses({ 200: ListingV2 }, [401, 403, 404, 429]),
       },
     },
