@@ -116,6 +116,16 @@ describe('string limits and UTF-8', () => {
     assert.equal((await send('GET', `/v2/storefront/listing/variant/${SKU_255}`, seed.channel.token)).statusCode, 404);
   });
 
+  it('a query string with escapes that are not UTF-8, or a SKU filter with a control character → 400', async () => {
+    assert.deepEqual(v1Messages(await send('GET', '/v1/inventory?skus=%FF', seed.sellerToken)), ['the query string holds a percent-escape that is not valid UTF-8']);
+    assert.equal(v2Violations(await send('GET', '/v2/inventory?cursor=%C3%28', seed.inventory.token)).message, 'the query string holds a percent-escape that is not valid UTF-8');
+    assert.deepEqual(v1Messages(await send('GET', '/v1/inventory?skus=A%00B', seed.sellerToken)), ['skus[0]: must not contain control characters']);
+    // Valid escapes, a literal "%" and several SKUs in one value are fine.
+    for (const qs of ['skus=TASSE-%E2%98%95', 'skus=100%', `skus=${'A'.repeat(200)},${'B'.repeat(200)}`]) {
+      assert.equal((await send('GET', `/v1/inventory?${qs}`, seed.sellerToken)).statusCode, 200, qs);
+    }
+  });
+
   it('invalid UTF-8 in a JSON body → 400 (v1 and v2), nothing stored', async () => {
     const before = await count('products');
     const bad = (json: string) => Buffer.concat([Buffer.from(json.slice(0, json.indexOf('X'))), Buffer.from([0xc3, 0x28]), Buffer.from(json.slice(json.indexOf('X') + 1))]);

@@ -230,8 +230,29 @@ export function registerErrorHandling(app: App) {
   });
   // A URL longer than this is refused before any route work (Node refuses a request head over 16 KiB itself).
   app.addHook('onRequest', (request, _reply, done) => {
-    done(request.url.length > MAX_URL_LENGTH ? new AppError('URI_TOO_LONG', uriTooLongMessage) : undefined);
+    if (request.url.length > MAX_URL_LENGTH) done(new AppError('URI_TOO_LONG', uriTooLongMessage));
+    else if (!queryIsUtf8(request.url)) done(new AppError('INVALID_ARGUMENT', 'the query string holds a percent-escape that is not valid UTF-8'));
+    else done();
   });
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Whether every run of %XX escapes in the query string decodes to UTF-8 (resolutions §7). The query parser
+ * would keep such a value undecoded ("%FF") and look it up as is; a lone "%" is left alone as it does.
+ */
+function queryIsUtf8(url: string): boolean {
+  const start = url.indexOf('?');
+  if (start < 0 || !url.includes('%', start)) return true;
+  for (const [run] of url.slice(start).matchAll(/(?:%[0-9A-Fa-f]{2})+/g)) {
+    try {
+      strictUtf8.decode(Buffer.from(run.replace(/%/g, ''), 'hex'));
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** Fastify's frameworkErrors: a path that does not decode, or a path parameter over maxParamLength. */

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { STANDARD_PRODUCT_ID_TYPES, type StandardProductIdType } from '../../domain/catalog/products.js';
-import { MAX_ID_LENGTH, NameText, Nullable, Sku, Timestamp, V1Pagination } from './common.js';
+import { MAX_ID_LENGTH, NameText, NO_CONTROL_CHARACTERS, Nullable, Sku, Timestamp, V1Pagination } from './common.js';
 
 /** v1 inventory and warehouse shapes: document 2.3 / 2.4 and resolutions §3, field names exactly as given. */
 
@@ -131,7 +131,8 @@ export const InventoryListQuery = Type.Object({
     Type.String({ description: 'RFC 3339 with a zone: SKUs whose inventory changed strictly after it' }),
   ),
   skus: Type.Optional(
-    Type.Array(Type.String(), {
+    // No length limit here: a value may still hold several comma-separated SKUs.
+    Type.Array(Type.String({ pattern: NO_CONTROL_CHARACTERS }), {
       description: 'comma-separated and/or repeated; when given, lastUpdatedTs and warehouses are ignored',
     }),
   ),
