@@ -80,6 +80,7 @@ describe('parser-level refusals answer with the contract body', () => {
   it('a method the parser does not know → 501 (v2 code 12 UNIMPLEMENTED)', async () => {
     assertV1(await exchange('FOO /v1/inventory HTTP/1.1\r\nHost: x\r\n\r\n'), 501);
     assertV2(await exchange('FOO /v2/inventory HTTP/1.1\r\nHost: x\r\n\r\n'), 501, 12);
+    assertV2(await exchange('FOO http://x/v2/inventory HTTP/1.1\r\nHost: x\r\n\r\n'), 501, 12);
   });
 
   it('bytes that are not HTTP → the v1 body', async () => {

@@ -18,7 +18,9 @@ function requestLine(raw: unknown): { line: string | null; target: string } {
   const head = Buffer.isBuffer(raw) ? raw.subarray(0, MAX_URL_LENGTH * 2).toString('latin1') : '';
   const end = head.indexOf('\r\n');
   const match = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ (\S+)/.exec(head);
-  return { line: end >= 0 ? head.slice(0, end) : null, target: match?.[1] ?? '/' };
+  // An absolute-form target (GET http://host/v2/… HTTP/1.1) names its path after the authority.
+  const target = (match?.[1] ?? '/').replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/, '');
+  return { line: end >= 0 ? head.slice(0, end) : null, target };
 }
 
 function appErrorFor(error: ParserError, line: string | null): AppError {
