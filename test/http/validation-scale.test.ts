@@ -108,6 +108,13 @@ describe('bodies with 10,000 invalid entries', () => {
     assert.deepEqual(v1Problems(await sendBesideHealth('PATCH', url, ADMIN_TOKEN, body)), ['variants: must NOT have more than 1000 items']);
   });
 
+  it('v1: the products of one package are capped at 1000', async () => {
+    const body = { packages: [{ orderNumber: '1', fulfillmentPackageId: 'P', warehouseId: 1, carrier: 'C', tracking: 'T', service_level: 'G', products: rep(() => ({ quantity: 0 })) }] };
+    assert.deepEqual(v1Problems(await sendBesideHealth('POST', '/v1/salesOrder/shipments', seed.sellerToken, body)), [
+      'packages[0].products: must NOT have more than 1000 items',
+    ]);
+  });
+
   it('entries nested inside a capped batch entry (shipment lines) are capped too', async () => {
     const body = { shipments: [{ fulfillmentOrderId: '1', trackingNumber: 'T', serviceLevel: 'G', lines: rep(() => ({ lineItemId: {}, quantity: {} })) }] };
     const res = v2Problems(await sendBesideHealth('POST', '/v2/shipping/shipments', seed.shipping.token, body));
