@@ -7,8 +7,10 @@ import type { App } from './http/types.js';
 import { registerDocs } from './http/docs.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerAuth } from './http/plugins/auth.js';
-import { registerErrorHandling } from './http/plugins/errors.js';
+import { clientErrorHandlerFor } from './http/plugins/client-errors.js';
+import { MAX_PATH_PARAM_LENGTH, registerErrorHandling, renderFrameworkError } from './http/plugins/errors.js';
 import { registerIdempotency } from './http/plugins/idempotency.js';
+import { registerUtf8JsonParser } from './http/plugins/json-body.js';
 import { V1Error, V2Error } from './http/schemas/common.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { registerRoutes } from './http/routes.js';
@@ -24,7 +26,13 @@ export async function buildApp(deps: Deps): Promise<App> {
     // Off unless TRUST_PROXY names the proxies: then request.ip, .host and .protocol follow X-Forwarded-*.
     trustProxy: deps.config.trustProxy,
     // Query strings: repeated keys become arrays; "a,b" splitting is done per route (v1 array params).
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_LENGTH },
+    // Refusals that happen before a route is chosen still answer with the contract's error body.
+    frameworkErrors: renderFrameworkError,
+    clientErrorHandler: clientErrorHandlerFor(deps.log as FastifyBaseLogger),
+    // The error handler renders validation problems from error.validation; Fastify's default formatter
+    // would also join every problem into one message nobody reads (100,000 of them for a big bad body).
+    schemaErrorFormatter: (_errors, dataVar) => new Error(`invalid ${dataVar}`),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler());
@@ -38,6 +46,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   });
 
   registerErrorHandling(app);
+  registerUtf8JsonParser(app);
   await app.register(formbody);
   await registerDocs(app, deps);
   registerAuth(app, deps);

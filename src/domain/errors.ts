@@ -12,6 +12,11 @@ export type ErrorCode =
   | 'ALREADY_EXISTS'
   | 'ABORTED'
   | 'PAYLOAD_TOO_LARGE'
+  | 'URI_TOO_LONG'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'HEADERS_TOO_LARGE'
+  | 'METHOD_NOT_ALLOWED'
+  | 'REQUEST_TIMEOUT'
   | 'RESOURCE_EXHAUSTED'
   | 'UNIMPLEMENTED'
   | 'INTERNAL'
@@ -29,6 +34,13 @@ export const ERROR_CODES: Record<ErrorCode, { status: number; grpc: number }> = 
   ABORTED: { status: 409, grpc: 10 },
   // A body over the limit has no grpc-gateway status of its own; INVALID_ARGUMENT is the closest code.
   PAYLOAD_TOO_LARGE: { status: 413, grpc: 3 },
+  // The same holds for the other HTTP-level refusals of the request's form: the status says which one.
+  URI_TOO_LONG: { status: 414, grpc: 3 },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, grpc: 3 },
+  HEADERS_TOO_LARGE: { status: 431, grpc: 3 },
+  // v1 only: a v2 path answers a wrong method with UNIMPLEMENTED (501), as grpc-gateway does.
+  METHOD_NOT_ALLOWED: { status: 405, grpc: 12 },
+  REQUEST_TIMEOUT: { status: 408, grpc: 4 },
   RESOURCE_EXHAUSTED: { status: 429, grpc: 8 },
   UNIMPLEMENTED: { status: 501, grpc: 12 },
   INTERNAL: { status: 500, grpc: 13 },

@@ -1,4 +1,4 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { protoEnumKeyword } from './schemas/proto-enum.js';
@@ -18,11 +18,103 @@ function makeAjv(options: Options): Ajv {
   return ajv;
 }
 
+type SchemaNode = Record<string, unknown>;
+
+const isNode = (value: unknown): value is SchemaNode => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** JSON Schema types a value has (an integral number is both "integer" and "number"). */
+function jsonTypesOf(value: unknown): string[] {
+  if (value === null) return ['null'];
+  if (Array.isArray(value)) return ['array'];
+  if (typeof value === 'number') return Number.isInteger(value) ? ['integer', 'number'] : ['number'];
+  return [typeof value];
+}
+
+/** Whether a schema's own `type` lets the value through (no `type` at all: it might). */
+function typeAdmits(schema: SchemaNode, value: unknown): boolean {
+  const declared = schema.type;
+  if (declared === undefined) return true;
+  const allowed = Array.isArray(declared) ? declared : [declared];
+  return jsonTypesOf(value).some((t) => allowed.includes(t));
+}
+
+/** JSON Pointer escaping, as ajv writes instancePath. */
+const pointerToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Finds arrays longer than their schema's maxItems without looking inside them. ajv with allErrors checks
+ * every entry even when the array is already too long, so a body of 10,000 bad entries against a cap of
+ * 100 would cost 10,000 entries of work and as many problems; this walk costs the entries within caps only.
+ * It follows properties, array items within their cap, allOf, and the one anyOf/oneOf branch whose type
+ * admits the value (when two branches might, it stops: ajv decides). $ref is not followed.
+ */
+function collectOverCap(schema: SchemaNode, data: unknown, instancePath: string, schemaPath: string, out: ErrorObject[]): void {
+  if (Array.isArray(data)) {
+    const limit = schema.maxItems;
+    if (typeof limit === 'number' && data.length > limit) {
+      out.push({
+        keyword: 'maxItems',
+        instancePath,
+        schemaPath: `${schemaPath}/maxItems`,
+        params: { limit },
+        message: `must NOT have more than ${limit} items`,
+      });
+      return;
+    }
+    if (isNode(schema.items)) {
+      const items = schema.items;
+      data.forEach((item, i) => collectOverCap(items, item, `${instancePath}/${i}`, `${schemaPath}/items`, out));
+    }
+  } else if (isNode(data) && isNode(schema.properties)) {
+    for (const [key, sub] of Object.entries(schema.properties)) {
+      if (isNode(sub) && Object.hasOwn(data, key)) {
+        collectOverCap(sub, data[key], `${instancePath}/${pointerToken(key)}`, `${schemaPath}/properties/${pointerToken(key)}`, out);
+      }
+    }
+  }
+  if (Array.isArray(schema.allOf)) {
+    schema.allOf.forEach((sub, i) => {
+      if (isNode(sub)) collectOverCap(sub, data, instancePath, `${schemaPath}/allOf/${i}`, out);
+    });
+  }
+  for (const keyword of ['anyOf', 'oneOf'] as const) {
+    const branches = schema[keyword];
+    if (!Array.isArray(branches)) continue;
+    const candidates = branches.flatMap((sub, i) => (isNode(sub) && typeAdmits(sub, data) ? [{ sub, i }] : []));
+    if (candidates.length === 1) collectOverCap(candidates[0]!.sub, data, instancePath, `${schemaPath}/${keyword}/${candidates[0]!.i}`, out);
+  }
+}
+
+type CompiledValidator = ValidateFunction & { schemaEnv?: unknown };
+
+/**
+ * Wraps an ajv validator so that an array over its cap fails at once with only the cap problems
+ * (resolutions §1: "an empty list or over 100 fails the whole request … naming the limit").
+ */
+function capsFirst(schema: SchemaNode, validate: CompiledValidator): CompiledValidator {
+  const wrapped = ((data: unknown, dataCxt?: Parameters<ValidateFunction>[1]) => {
+    const overCap: ErrorObject[] = [];
+    collectOverCap(schema, data, '', '#', overCap);
+    if (overCap.length > 0) {
+      wrapped.errors = overCap;
+      return false;
+    }
+    const ok = validate(data, dataCxt);
+    wrapped.errors = validate.errors ?? null;
+    return ok;
+  }) as CompiledValidator;
+  // Fastify passes the parent object (so ajv may replace a coerced root value) only when it sees schemaEnv.
+  wrapped.schemaEnv = validate.schemaEnv;
+  wrapped.schema = validate.schema;
+  return wrapped;
+}
+
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const bodyAjv = makeAjv({ coerceTypes: false });
   const urlAjv = makeAjv({ coerceTypes: 'array' });
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? bodyAjv : urlAjv;
-    return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+    const validate = ajv.compile(schema as object) as CompiledValidator;
+    return (isNode(schema) ? capsFirst(schema, validate) : validate) as ReturnType<FastifySchemaCompiler<unknown>>;
   };
 }

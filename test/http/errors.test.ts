@@ -83,14 +83,14 @@ describe('error bodies (resolutions §0)', () => {
     assert.equal(await inventoryRows(), 0);
   });
 
-  it('an unsupported content type → 400, nothing applied', async () => {
+  it('an unsupported content type → 415 in the contract body (v2 code 3), nothing applied', async () => {
     const body = JSON.stringify({ products: [{ SKU: 'CT-1', warehouseId: seed.warehouses.main, quantity: 1 }] });
     for (const type of ['application/xml', 'text/csv', 'application/octet-stream']) {
-      const b1 = assertV1Error(await v1(body, type), 400);
+      const b1 = assertV1Error(await v1(body, type), 415);
       assert.match(b1.errorMessages[0]!, /Content-Type/);
-      assertV2Error(await v2(body, type), 400, 3);
+      assertV2Error(await v2(body, type), 415, 3);
     }
-    assertV1Error(await v1(body, 'text/plain'), 400);
+    assertV1Error(await v1(body, 'text/plain'), 400); // text/plain is read as a string: not an object
     assertV1Error(await v1('products=1', 'application/x-www-form-urlencoded'), 400);
     assert.equal(await inventoryRows(), 0);
   });
@@ -117,14 +117,43 @@ describe('error bodies (resolutions §0)', () => {
     assert.equal(await inventoryRows(), 0);
   });
 
-  it('unknown routes and methods → 404: v1 body, or code 5 on /v2', async () => {
+  it('unknown routes → 404: v1 body, or code 5 on /v2', async () => {
     assertV1Error(await t.app.inject({ url: '/v1/nope' }), 404);
-    assertV1Error(await t.app.inject({ method: 'DELETE', url: '/v1/inventory', headers: { authorization: seed.sellerToken } }), 404);
     assertV1Error(await t.app.inject({ url: '/' }), 404);
     assertV1Error(await t.app.inject({ url: '/admin/nope' }), 404);
+    assertV1Error(await t.app.inject({ method: 'DELETE', url: '/v1/inventory/extra/segments', headers: { authorization: seed.sellerToken } }), 404);
     const b2 = assertV2Error(await t.app.inject({ method: 'POST', url: '/v2/nope?x=1' }), 404, 5);
     assert.equal(b2.message, 'no route POST /v2/nope');
-    assertV2Error(await t.app.inject({ method: 'PUT', url: '/v2/inventory' }), 404, 5);
+    assertV2Error(await t.app.inject({ method: 'DELETE', url: '/v2/shipping/nothing_here' }), 404, 5);
+  });
+
+  it('a wrong method on a known path: v1 405 with Allow; v2 501 code 12 UNIMPLEMENTED (grpc-gateway)', async () => {
+    const r1 = await t.app.inject({ method: 'DELETE', url: '/v1/inventory', headers: { authorization: seed.sellerToken } });
+    const b1 = assertV1Error(r1, 405);
+    assert.equal(r1.headers.allow, 'GET, HEAD, POST');
+    assert.match(b1.errorMessages[0]!, /^DELETE is not supported on \/v1\/inventory/);
+    // A path with a parameter, and a method Fastify has no route for at all.
+    assertV1Error(await t.app.inject({ method: 'PUT', url: '/v1/inventory/SOME-SKU' }), 405);
+    assertV1Error(await t.app.inject({ method: 'PROPFIND' as 'GET', url: '/v1/inventory' }), 405);
+    const b2 = assertV2Error(await t.app.inject({ method: 'DELETE', url: '/v2/shipping/need_to_ship' }), 501, 12);
+    assert.match(b2.message, /^DELETE is not supported on \/v2\/shipping\/need_to_ship/);
+    assertV2Error(await t.app.inject({ method: 'GET', url: '/v2/shipping/shipments?x=1' }), 501, 12);
+    assertV2Error(await t.app.inject({ method: 'PUT', url: '/v2/inventory/' }), 501, 12);
+    assertV2Error(await t.app.inject({ method: 'DELETE', url: '/v2/storefront/listing/sku/ABC' }), 501, 12);
+  });
+
+  it('a percent-escape that does not decode → 400 in the contract body', async () => {
+    const b1 = assertV1Error(await t.app.inject({ url: '/v1/inventory/%E0%A4%A', headers: { authorization: seed.sellerToken } }), 400);
+    assert.match(b1.errorMessages[0]!, /percent-escape/);
+    assertV2Error(await t.app.inject({ url: '/v2/storefront/listing/sku/%E0%A4%A', headers: { authorization: seed.channel.token } }), 400, 3);
+  });
+
+  it('a URL over 8192 characters or a path parameter over 4096 → 414 in the contract body', async () => {
+    assertV1Error(await t.app.inject({ url: `/v1/inventory?skus=${'A'.repeat(9000)}`, headers: { authorization: seed.sellerToken } }), 414);
+    assertV1Error(await t.app.inject({ url: `/v1/inventory/${'A'.repeat(5000)}`, headers: { authorization: seed.sellerToken } }), 414);
+    assertV2Error(await t.app.inject({ url: `/v2/storefront/listing/sku/${'A'.repeat(5000)}`, headers: { authorization: seed.channel.token } }), 414, 3);
+    // A long SKU within the limits reaches the route (and is judged there).
+    assert.notEqual((await t.app.inject({ url: `/v1/inventory/${'A'.repeat(200)}`, headers: { authorization: seed.sellerToken } })).statusCode, 414);
   });
 
   it('query timestamps: URL-encoded or not, an offset or Z; without a zone a 400 naming the parameter', async () => {

@@ -68,6 +68,46 @@ describe('toAppError: validation problems', () => {
     ]);
   });
 
+  it('lists only the branches of nested unions, not their "must match a schema in anyOf"', () => {
+    const schema = Type.Object({ cost: Type.Union([Type.Union([Type.Number(), Type.String()]), Type.Null()]) });
+    const { appError } = toAppError(validationError(schema, { cost: {} }));
+    assert.deepEqual(appError.violations, [{ field: 'cost', description: 'must be number or must be string or must be null' }]);
+  });
+
+  it('names the broken rule of the branch whose type the value has, without the other branches', () => {
+    const schema = Type.Object({ note: Type.Union([Type.String({ maxLength: 3 }), Type.Null()]), tags: Type.Unsafe({ type: ['string', 'null'] }) });
+    const { appError } = toAppError(validationError(schema, { note: 'long', tags: 5 }));
+    assert.deepEqual(appError.violations, [
+      { field: 'note', description: 'must be at most 3 characters' },
+      { field: 'tags', description: 'must be string or null' },
+    ]);
+  });
+
+  it('handles 10,000 failing unions in an uncapped array, naming the first 20 and counting the rest', () => {
+    const schema = Type.Object({ rows: Type.Array(Type.Object({ quantity: Int64Input })) });
+    const rows = Array.from({ length: 10_000 }, () => ({ quantity: true }));
+    const { appError } = toAppError(validationError(schema, { rows }));
+    assert.equal(appError.violations.length, 10_000);
+    assert.equal(appError.violations[9_999]?.field, 'rows[9999].quantity');
+    assert.match(appError.message, /^rows\[0\]\.quantity: must be string or must be integer; /);
+    assert.match(appError.message, /; \.\.\. and 9,980 more problems$/);
+    assert.equal(appError.message.split('; ').length, 21);
+  });
+
+  it('refuses an array over its cap with that one problem, before looking at the entries', () => {
+    const schema = Type.Object({
+      batch: Type.Array(Type.Object({ sku: Type.String(), lines: Type.Union([Type.Array(Type.Integer(), { maxItems: 2 }), Type.Null()]) }), { maxItems: 3 }),
+    });
+    const tooMany = validationError(schema, { batch: Array.from({ length: 30 }, () => ({ sku: 1 })) });
+    assert.deepEqual(toAppError(tooMany).appError.violations, [{ field: 'batch', description: 'must NOT have more than 3 items' }]);
+    // Within the batch cap, an entry's own capped array (inside a union) is checked the same way.
+    const nested = validationError(schema, { batch: [{ sku: 'A', lines: [1, 2, 3, 'x'] }] });
+    assert.deepEqual(toAppError(nested).appError.violations, [{ field: 'batch[0].lines', description: 'must NOT have more than 2 items' }]);
+    // Within every cap, ajv reports each problem as before.
+    const within = validationError(schema, { batch: [{ sku: 1, lines: null }, { sku: 2, lines: [1] }] });
+    assert.deepEqual(toAppError(within).appError.violations.map((v) => v.field), ['batch[0].sku', 'batch[1].sku']);
+  });
+
   it('names query parameters', () => {
     const schema = Type.Object({ pageLength: Type.Integer({ maximum: 100 }) }, { additionalProperties: false });
     const { appError } = toAppError(validationError(schema, { pageLength: '500', extra: '1' }, 'querystring'));
@@ -91,11 +131,12 @@ describe('toAppError: everything else', () => {
     assert.doesNotMatch(appError.message, /secret|column|table/);
   });
 
-  it('maps framework client errors to the contract statuses (no 415)', () => {
+  it('maps framework client errors to meaningful statuses', () => {
     const fe = (code: string, statusCode: number, message = 'x') =>
       Object.assign(new Error(message), { code, statusCode }) as unknown as FastifyError;
     assert.equal(toAppError(fe('FST_ERR_CTP_BODY_TOO_LARGE', 413)).appError.status, 413);
-    assert.equal(toAppError(fe('FST_ERR_CTP_INVALID_MEDIA_TYPE', 415)).appError.status, 400);
+    assert.equal(toAppError(fe('FST_ERR_CTP_INVALID_MEDIA_TYPE', 415)).appError.status, 415);
+    assert.equal(toAppError(fe('FST_ERR_MAX_PARAM_LENGTH', 414)).appError.status, 414);
     assert.equal(toAppError(fe('FST_ERR_CTP_EMPTY_JSON_BODY', 400)).appError.status, 400);
     assert.equal(toAppError(fe('FST_ERR_CTP_INVALID_JSON_BODY', 400)).appError.status, 400);
     assert.equal(toAppError(fe('FST_ERR_BAD_URL', 400)).appError.status, 400);

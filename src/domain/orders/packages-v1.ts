@@ -44,11 +44,33 @@ interface LineRef {
   requested_sku: string;
 }
 
+/** An order's lines indexed by id and by SKU, so resolving each package product costs a lookup, not a scan. */
+interface OrderLines {
+  byId: Map<string, LineRef>;
+  /** Lines per SKU (its resolved SKU or the SKU the channel requested). */
+  bySku: Map<string, LineRef[]>;
+}
+
+function indexLines(lines: LineRef[]): OrderLines {
+  const byId = new Map<string, LineRef>();
+  const bySku = new Map<string, LineRef[]>();
+  for (const l of lines) {
+    byId.set(String(l.id), l);
+    for (const sku of new Set([l.sku, l.requested_sku])) {
+      if (sku === null) continue;
+      const list = bySku.get(sku);
+      if (list) list.push(l);
+      else bySku.set(sku, [l]);
+    }
+  }
+  return { byId, bySku };
+}
+
 /** Resolves a package product to a line of the order: by lineItemId, or by a SKU that names one line. */
-function lineOf(field: string, lines: LineRef[], product: { sku?: string | null; lineItemId?: string | number | null }): number {
+function lineOf(field: string, lines: OrderLines, product: { sku?: string | null; lineItemId?: string | number | null }): number {
   const byId = product.lineItemId !== undefined && product.lineItemId !== null && product.lineItemId !== '';
   if (byId) {
-    const line = lines.find((l) => String(l.id) === String(product.lineItemId));
+    const line = lines.byId.get(String(product.lineItemId));
     if (!line) throw invalidField(`${field}.lineItemId`, `${String(product.lineItemId)} is not a line item of this order`);
     if (product.sku && product.sku !== line.sku && product.sku !== line.requested_sku) {
       throw invalidField(`${field}.sku`, `${product.sku} is not the SKU of line item ${line.id}`);
@@ -56,7 +78,7 @@ function lineOf(field: string, lines: LineRef[], product: { sku?: string | null;
     return line.id;
   }
   if (!product.sku) throw invalidField(field, 'give sku or lineItemId');
-  const matches = lines.filter((l) => l.sku === product.sku || l.requested_sku === product.sku);
+  const matches = lines.bySku.get(product.sku) ?? [];
   if (matches.length === 0) throw invalidField(`${field}.sku`, `${product.sku} is not on this order`);
   if (matches.length > 1) throw invalidField(`${field}.sku`, `${product.sku} is on several lines of this order; give lineItemId`);
   return matches[0]!.id;
@@ -76,7 +98,7 @@ export async function recordV1Shipments(
   const accountWarehouses = new Set(
     (await tx.selectFrom('warehouses').select('id').where('account_id', '=', principal.accountId).execute()).map((w) => Number(w.id)),
   );
-  const orders = new Map<string, { order: OrderRow; scope: OrderScope; lines: LineRef[] }>();
+  const orders = new Map<string, { order: OrderRow; scope: OrderScope; lines: OrderLines }>();
   for (const [i, p] of packages.entries()) {
     const field = `packages[${i}]`;
     const orderNumber = String(p.orderNumber);
@@ -90,7 +112,7 @@ export async function recordV1Shipments(
         .where('order_id', '=', order.id)
         .orderBy('position')
         .execute();
-      found = { order, scope, lines: lines.map((l) => ({ ...l, id: Number(l.id) })) };
+      found = { order, scope, lines: indexLines(lines.map((l) => ({ ...l, id: Number(l.id) }))) };
       orders.set(orderNumber, found);
     }
     if (!accountWarehouses.has(p.warehouseId)) throw invalidField(`${field}.warehouseId`, `unknown warehouse id ${p.warehouseId}`);

@@ -12,9 +12,16 @@ export async function resolveRequestedSkus(db: Db, accountId: number, requested:
   for (const p of await findProductsBySkus(db, accountId, unique, true)) resolved.set(p.sku, p);
   const rest = unique.filter((s) => !resolved.has(s));
   if (rest.length === 0) return resolved;
-  const loose = await findProductsBySkus(db, accountId, rest, false);
+  // Grouped by lower case once, so each requested SKU costs a lookup rather than a scan of every match.
+  const looseByLower = new Map<string, ProductRow[]>();
+  for (const p of await findProductsBySkus(db, accountId, rest, false)) {
+    const key = p.sku.toLowerCase();
+    const list = looseByLower.get(key);
+    if (list) list.push(p);
+    else looseByLower.set(key, [p]);
+  }
   for (const sku of rest) {
-    const matches = loose.filter((p) => p.sku.toLowerCase() === sku.toLowerCase());
+    const matches = looseByLower.get(sku.toLowerCase()) ?? [];
     if (matches.length === 1) resolved.set(sku, matches[0]!);
   }
   return resolved;

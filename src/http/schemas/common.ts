@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type StringOptions, type TSchema } from '@sinclair/typebox';
 
 /** v1 error body (document 7.1, resolutions §0). */
 export const V1Error = Type.Object(
@@ -106,3 +106,41 @@ export const V1Pagination = Type.Object({
 });
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * String limits (resolutions §7): a SKU is 1 to 255 characters without control characters; other ids at
+ * most 255; names and titles 1,000; free text 64 KiB. Over a limit the request is a 400 naming the field
+ * (src/http/validation.ts) and nothing is stored. Lengths count characters (Unicode code points).
+ */
+export const MAX_SKU_LENGTH = 255;
+export const MAX_ID_LENGTH = 255;
+export const MAX_NAME_LENGTH = 1000;
+export const MAX_FREE_TEXT_LENGTH = 64 * 1024;
+/** No C0 or C1 control character and no DEL anywhere in the value (the error renderer names this rule). */
+export const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
+
+/** The SKU rules without the lower bound, for inputs whose emptiness the handler judges itself. */
+export const SKU_RULES = { maxLength: MAX_SKU_LENGTH, pattern: NO_CONTROL_CHARACTERS };
+
+/** A SKU in a body, a path or a query parameter. */
+export const Sku = (options: StringOptions = {}) => Type.String({ minLength: 1, ...SKU_RULES, ...options });
+
+/**
+ * A SKU in a proto3 JSON batch entry, where null or "" count as absent and are judged per entry by the
+ * handler (success false), while a value over the limits fails the whole request. One `type` list rather
+ * than a union, so a problem gets one message.
+ */
+export const OptionalSkuInput = (description: string) =>
+  Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], ...SKU_RULES, description }));
+
+/** Length-limited strings: an id (255), a name or title (1,000), free text (64 KiB). */
+export const IdText = (options: StringOptions = {}) => Type.String({ maxLength: MAX_ID_LENGTH, ...options });
+export const NameText = (options: StringOptions = {}) => Type.String({ maxLength: MAX_NAME_LENGTH, ...options });
+export const FreeText = (options: StringOptions = {}) => Type.String({ maxLength: MAX_FREE_TEXT_LENGTH, ...options });
+
+/** The same limits on proto3 JSON inputs that may be null (v2 bodies). */
+const nullableText = (maxLength: number) => (description: string) =>
+  Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength, description }));
+export const OptionalIdInput = nullableText(MAX_ID_LENGTH);
+export const OptionalNameInput = nullableText(MAX_NAME_LENGTH);
+export const OptionalFreeTextInput = nullableText(MAX_FREE_TEXT_LENGTH);

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { CONFLICT_TYPES } from '../../domain/listings/ingestion-plan.js';
 import { INGESTION_STATUSES } from '../../domain/listings/ingestion-session.js';
+import { MAX_VARIANTS_PER_LISTING } from '../../domain/listings/listing-input.js';
 import { Id } from '../admin/schemas.js';
-import { Int64Input, Nullable, Timestamp } from './common.js';
+import { Int64Input, Nullable, SKU_RULES, Timestamp } from './common.js';
 
 /**
  * Ingestion shapes: the partner's v2 bodies (document 2.19, 4.7; camelCase or snake_case names, int64 as
@@ -52,7 +53,7 @@ const PriceInput = Type.Object(
 
 export const IngestionListingBody = Type.Object(
   {
-    id: Type.Optional(Type.String({ description: "required: the partner's own listing id; becomes the listing (group) SKU" })),
+    id: Type.Optional(Type.String({ ...SKU_RULES, description: "required: the partner's own listing id; becomes the listing (group) SKU" })),
     productTypeId: Type.Optional(Type.String()),
     product_type_id: Type.Optional(Type.String()),
     pivotAttributes: Type.Optional(Type.Array(Type.String())),
@@ -62,13 +63,13 @@ export const IngestionListingBody = Type.Object(
       Type.Array(
         Type.Object(
           {
-            sku: Type.Optional(Type.String({ description: 'required, unique within the listing; also the variant channel id' })),
+            sku: Type.Optional(Type.String({ ...SKU_RULES, description: 'required, unique within the listing; also the variant channel id' })),
             price: Type.Optional(Nullable(PriceInput)),
             attributes: Type.Optional(Type.Array(AttributeValueInput, { description: 'variant product data' })),
           },
           Open,
         ),
-        { description: 'at least one' },
+        { maxItems: MAX_VARIANTS_PER_LISTING, description: `1 to ${MAX_VARIANTS_PER_LISTING}` },
       ),
     ),
   },

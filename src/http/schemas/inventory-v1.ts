@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { STANDARD_PRODUCT_ID_TYPES, type StandardProductIdType } from '../../domain/catalog/products.js';
-import { Nullable, Timestamp, V1Pagination } from './common.js';
+import { MAX_ID_LENGTH, NameText, NO_CONTROL_CHARACTERS, Nullable, Sku, Timestamp, V1Pagination } from './common.js';
 
 /** v1 inventory and warehouse shapes: document 2.3 / 2.4 and resolutions §3, field names exactly as given. */
 
@@ -30,7 +30,7 @@ export const WarehouseListV1 = Type.Object(
   },
 );
 
-export const SkuParams = Type.Object({ SKU: Type.String({ minLength: 1, description: 'the SKU, exact (case-sensitive)' }) });
+export const SkuParams = Type.Object({ SKU: Sku({ description: 'the SKU, exact (case-sensitive)' }) });
 
 // A plain string enum (not a union of literals) so a wrong value gets one message naming the choices.
 const StandardProductIdType = Type.Unsafe<StandardProductIdType>(
@@ -131,7 +131,8 @@ export const InventoryListQuery = Type.Object({
     Type.String({ description: 'RFC 3339 with a zone: SKUs whose inventory changed strictly after it' }),
   ),
   skus: Type.Optional(
-    Type.Array(Type.String(), {
+    // No length limit here: a value may still hold several comma-separated SKUs.
+    Type.Array(Type.String({ pattern: NO_CONTROL_CHARACTERS }), {
       description: 'comma-separated and/or repeated; when given, lastUpdatedTs and warehouses are ignored',
     }),
   ),
@@ -175,12 +176,12 @@ export const InventoryListV1 = Type.Object(
 const nullableInteger = (options: { minimum: number; maximum: number; description: string }) =>
   Type.Optional(Type.Unsafe<number | null>({ type: ['integer', 'null'], ...options }));
 
-const nullableString = (options: { minLength?: number; description?: string } = {}) =>
+const nullableString = (options: { minLength?: number; maxLength?: number; description?: string } = {}) =>
   Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], ...options }));
 
 /** Fields every item of both body shapes shares; exactly one of the three quantities (checked per item). */
 const quantityFields = {
-  SKU: Type.String({ minLength: 1 }),
+  SKU: Sku(),
   quantity: nullableInteger({ minimum: 0, maximum: INT32_MAX, description: 'sets the available quantity' }),
   delta_quantity: nullableInteger({
     minimum: -INT32_MAX,
@@ -192,15 +193,15 @@ const quantityFields = {
 
 const DocumentItem = Type.Object({
   ...quantityFields,
-  standardProductId: Type.String({ minLength: 1 }),
+  standardProductId: Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH }),
   standardProductIdType: StandardProductIdType,
 });
 
 const PublicItem = Type.Object({
   ...quantityFields,
   warehouseId: Type.Integer({ minimum: 1 }),
-  binLocation: nullableString({ description: 'bin holding the on-hand units' }),
-  standardProductId: nullableString({ minLength: 1 }),
+  binLocation: nullableString({ maxLength: MAX_ID_LENGTH, description: 'bin holding the on-hand units' }),
+  standardProductId: nullableString({ minLength: 1, maxLength: MAX_ID_LENGTH }),
   standardProductIdType: Type.Optional(
     Type.Unsafe<StandardProductIdType | null>({
       type: ['string', 'null'],
@@ -218,7 +219,7 @@ export const InventoryUpdateV1 = Type.Object(
   {
     pulled_ts: Type.Optional(Type.String({ description: 'document shape: when the counts were taken (RFC 3339 with a zone)' })),
     warehouseName: Type.Optional(
-      Type.String({ minLength: 1, description: "document shape: the warehouse's name in the account, or the caller's warehouseUniqueId" }),
+      NameText({ minLength: 1, description: "document shape: the warehouse's name in the account, or the caller's warehouseUniqueId" }),
     ),
     items: Type.Optional(Type.Array(DocumentItem, { minItems: 1, maxItems: 50, description: 'document shape' })),
     validAsOf: Type.Optional(Type.String({ description: 'public shape: when the counts were taken (RFC 3339 with a zone)' })),

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CHECK_SOURCES, CHECK_STATES } from '../../domain/inventory/v2-status.js';
 import { UPDATE_FAILURE_REASONS } from '../../domain/inventory/v2-update.js';
-import { Timestamp } from './common.js';
+import { OptionalIdInput, OptionalSkuInput, Timestamp } from './common.js';
 
 /**
  * v2 inventory shapes (resolutions §4). Inputs accept the camelCase and the snake_case field names
@@ -19,7 +19,6 @@ const example = {
 // One validation message ("must be string,number") instead of three from an anyOf.
 const Int64Like = (description: string) =>
   Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'], description });
-const OptionalText = (description: string) => Type.Optional(Type.Union([Type.String(), Type.Null()], { description }));
 
 export const ListInventoryQuery = Type.Object(
   {
@@ -60,12 +59,12 @@ export const ListInventoryResponse = Type.Object(
 
 export const InventoryUpdateInput = Type.Object(
   {
-    sku: OptionalText('the SKU (must already exist; v2 does not create products)'),
-    warehouseUniqueId: OptionalText('one of the integration\'s warehouses (GET /v2/inventory/warehouses)'),
-    warehouse_unique_id: OptionalText('snake_case alias of warehouseUniqueId'),
+    sku: OptionalSkuInput('the SKU (must already exist; v2 does not create products)'),
+    warehouseUniqueId: OptionalIdInput('one of the integration\'s warehouses (GET /v2/inventory/warehouses)'),
+    warehouse_unique_id: OptionalIdInput('snake_case alias of warehouseUniqueId'),
     quantity: Type.Optional(Int64Like('absolute on-hand units: a whole number from 0 to 2147483647 (int32), as a JSON number or string')),
-    binLocation: OptionalText('bin location of the units; empty keeps the current one'),
-    bin_location: OptionalText('snake_case alias of binLocation'),
+    binLocation: OptionalIdInput('bin location of the units; empty keeps the current one'),
+    bin_location: OptionalIdInput('snake_case alias of binLocation'),
   },
   { additionalProperties: true },
 );

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CPSIA_WARNING_KEYS } from '../../domain/listings/v1-view.js';
-import { Nullable, Timestamp, V1Pagination } from './common.js';
+import { NO_CONTROL_CHARACTERS, Nullable, Timestamp, V1Pagination } from './common.js';
 
 /**
  * The v1 listing shape (document 2.1, resolutions §3), field names exactly as the document gives them.
@@ -93,7 +93,8 @@ export const ListingListQueryV1 = Type.Object({
   lastUpdateTs: Type.Optional(Type.String({ description: 'RFC 3339 with a zone: listings updated strictly after it' })),
   lastUpdatedTs: Type.Optional(Type.String({ description: 'alias of lastUpdateTs' })),
   skus: Type.Optional(
-    Type.Array(Type.String(), { description: 'group or variant SKUs (exact), comma-separated and/or repeated' }),
+    // No length limit here: a value may still hold several comma-separated SKUs.
+    Type.Array(Type.String({ pattern: NO_CONTROL_CHARACTERS }), { description: 'group or variant SKUs (exact), comma-separated and/or repeated' }),
   ),
   pageLength: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
   nextToken: Type.Optional(Type.String({ description: 'from pagination.nextToken; overrides every other parameter' })),

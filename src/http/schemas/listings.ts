@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Timestamp } from './common.js';
+import { IdText, Sku, Timestamp } from './common.js';
 
 /**
  * v2 listing shapes (document 2.11–2.12). Outputs are proto3 JSON: camelCase, int64 as strings, unset
@@ -121,8 +121,8 @@ export const VariantPage = Type.Object({
 /** Seller input for a variant (admin create and edit). */
 export const VariantInputSchema = Type.Object(
   {
-    sku: Type.String({ minLength: 1, maxLength: 255, description: 'catalog SKU (created in the catalog when new)' }),
-    channelId: Type.Optional(Type.String()),
+    sku: Sku({ description: 'catalog SKU (created in the catalog when new)' }),
+    channelId: Type.Optional(IdText()),
     settings: Type.Optional(Type.Record(Type.String(), Type.String())),
     productData: Type.Optional(
       Type.Object({ enabled: Type.Optional(Type.Boolean()), attributes: Type.Optional(Type.Array(AttributeInput)) }, { additionalProperties: true }),

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ACCOUNTING_FIELDS, CONFIRMABLE_STATUSES, STANDARD_SERVICE_LEVELS, type StandardServiceLevel } from '../../domain/orders/model.js';
-import { Nullable, Timestamp, V1Pagination } from './common.js';
+import { FreeText, IdText, NameText, Nullable, Sku, Timestamp, V1Pagination } from './common.js';
 
 /** v1 sales order shapes: document 2.10 and resolutions §3, field names exactly as the document gives them. */
 
@@ -17,17 +17,17 @@ const TimeInput = Type.String({ description: 'RFC 3339 with a time zone' });
 
 const AddressInput = Type.Object(
   {
-    name: Type.String(),
-    company: Opt(Type.String()),
-    addressLine1: Type.String(),
-    addressLine2: Opt(Type.String()),
-    city: Type.String(),
-    state: Opt(Type.String()),
-    postalCode: Type.String(),
-    phone: Opt(Type.String()),
-    email: Opt(Type.String()),
+    name: NameText(),
+    company: Opt(NameText()),
+    addressLine1: NameText(),
+    addressLine2: Opt(NameText()),
+    city: NameText(),
+    state: Opt(NameText()),
+    postalCode: IdText(),
+    phone: Opt(IdText()),
+    email: Opt(NameText()),
     countryCode: Opt(Type.String({ description: 'exactly 2 characters; default US' })),
-    type: Opt(Type.String({ description: 'for example residential or commercial' })),
+    type: Opt(IdText({ description: 'for example residential or commercial' })),
   },
   { additionalProperties: true },
 );
@@ -40,17 +40,17 @@ const PackageDimensions = Type.Object(
 
 const LineInput = Type.Object(
   {
-    requestedSku: Type.Optional(Type.String({ description: 'the SKU the channel asked for (or give sku)' })),
-    sku: Type.Optional(Type.String({ description: 'used as requestedSku when requestedSku is absent' })),
+    requestedSku: Type.Optional(Sku({ description: 'the SKU the channel asked for (or give sku)' })),
+    sku: Type.Optional(Sku({ description: 'used as requestedSku when requestedSku is absent' })),
     quantity: Type.Integer({ minimum: 1, maximum: 1000000 }),
-    channelLineItemId: Opt(Type.String()),
-    requestedTitle: Opt(Type.String()),
+    channelLineItemId: Opt(IdText()),
+    requestedTitle: Opt(NameText()),
     unitPrice: Opt(DecimalInput),
     cost: Opt(DecimalInput),
     totalWeight: Opt(DecimalInput),
     packageDimensions: Opt(PackageDimensions),
     hazmat: Opt(Type.Object({ flagged: Type.Boolean() })),
-    giftWrapMessage: Opt(Type.String()),
+    giftWrapMessage: Opt(FreeText()),
     giftWrapLevel: Opt(Type.String()),
     earliestShipBy: Opt(TimeInput),
     latestShipBy: Opt(TimeInput),
@@ -63,16 +63,16 @@ const LineInput = Type.Object(
 
 export const CreateSalesOrderBody = Type.Object(
   {
-    channelOrderId: Type.String({ minLength: 1, description: 'the order id the channel gave; unique per channel' }),
+    channelOrderId: IdText({ minLength: 1, description: 'the order id the channel gave; unique per channel' }),
     orderTs: TimeInput,
     status: Type.Optional(stringEnum(['PENDING', 'PENDING_PAYMENT'] as const, 'default PENDING')),
-    channel: Type.Optional(Type.String({ description: 'seller tokens only (a storefront token uses its own)' })),
-    channelLabel: Opt(Type.String({ description: 'seller tokens only' })),
-    channelOrderReferenceNumber: Opt(Type.String()),
-    customer_notes: Opt(Type.String()),
-    marketplaceId: Opt(Type.String()),
-    customerName: Opt(Type.String()),
-    customerEmail: Opt(Type.String()),
+    channel: Type.Optional(NameText({ description: 'seller tokens only (a storefront token uses its own)' })),
+    channelLabel: Opt(NameText({ description: 'seller tokens only' })),
+    channelOrderReferenceNumber: Opt(IdText()),
+    customer_notes: Opt(FreeText()),
+    marketplaceId: Opt(IdText()),
+    customerName: Opt(NameText()),
+    customerEmail: Opt(NameText()),
     requestedServiceLevel: Opt(Type.String()),
     standardServiceLevel: Opt(stringEnum<StandardServiceLevel>(STANDARD_SERVICE_LEVELS)),
     accounting: Opt(

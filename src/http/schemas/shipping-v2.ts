@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ALERT_TYPES, FULFILLMENT_ORDER_STATUSES, REJECTION_REASONS } from '../../domain/fulfillment/model.js';
 import { CANCELLATION_REASONS } from '../../domain/orders/fulfillment-port.js';
-import { Timestamp } from './common.js';
+import { OptionalFreeTextInput, OptionalIdInput, OptionalNameInput, Timestamp } from './common.js';
 import { ProtoEnum } from './proto-enum.js';
 
 /**
@@ -12,10 +12,14 @@ import { ProtoEnum } from './proto-enum.js';
  */
 
 export const MAX_BATCH = 100;
+/** Lines one entry may list: more than any order has, small enough that a bad body is refused at once. */
+export const MAX_ENTRY_LINES = 1000;
 const batch = <T extends ReturnType<typeof Type.Object>>(item: T, what: string) =>
   Type.Array(item, { minItems: 1, maxItems: MAX_BATCH, description: `1 to ${MAX_BATCH} ${what}; each succeeds or fails on its own` });
 
-const Text = (description: string) => Type.Optional(Type.Union([Type.String(), Type.Null()], { description }));
+// Ids and short values (255 characters) and free text (64 KiB), resolutions §7; null counts as absent.
+const Text = OptionalIdInput;
+const LongText = OptionalFreeTextInput;
 const IdInput = (description: string) => Type.Optional(Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'], description }));
 const LinesInput = (description: string) =>
   Type.Optional(
@@ -30,6 +34,7 @@ const LinesInput = (description: string) =>
             },
             { additionalProperties: true },
           ),
+          { maxItems: MAX_ENTRY_LINES },
         ),
         Type.Null(),
       ],
@@ -172,13 +177,13 @@ export const ShipmentsBody = Type.Object(
           fulfillment_order_id: FoIdSnake,
           externalShipmentId: Text('your id for the shipment: the replay key'),
           external_shipment_id: Text('snake_case alias of externalShipmentId'),
-          carrier: Text('carrier name'),
+          carrier: OptionalNameInput('carrier name'),
           trackingNumber: Text('required'),
           tracking_number: Text('snake_case alias of trackingNumber'),
-          trackingUrl: Text('tracking page URL; stored with the package, not shown by any read'),
-          tracking_url: Text('snake_case alias of trackingUrl'),
-          serviceLevel: Text('required'),
-          service_level: Text('snake_case alias of serviceLevel'),
+          trackingUrl: LongText('tracking page URL; stored with the package, not shown by any read'),
+          tracking_url: LongText('snake_case alias of trackingUrl'),
+          serviceLevel: OptionalNameInput('required'),
+          service_level: OptionalNameInput('snake_case alias of serviceLevel'),
           shippedTs: Text('RFC 3339 with a time zone; default now'),
           shipped_ts: Text('snake_case alias of shippedTs'),
           lines: LinesInput('omit (or send []) to ship everything still owed'),
@@ -224,7 +229,7 @@ export const RejectBody = Type.Object(
           fulfillmentOrderId: FoId,
           fulfillment_order_id: FoIdSnake,
           reason: ProtoEnum(REJECTION_REASONS, 'required: REJECTION_REASON_UNSPECIFIED (or absent) fails the entry'),
-          detail: Text('free text shown to the seller with the reason; required with REJECTION_REASON_OTHER'),
+          detail: LongText('free text shown to the seller with the reason; required with REJECTION_REASON_OTHER'),
           lines: LinesInput('unsupported: any line fails the entry; omit to decline the whole order'),
         },
         { additionalProperties: true },
@@ -244,7 +249,7 @@ export const AlertsBody = Type.Object(
           fulfillmentOrderId: FoId,
           fulfillment_order_id: FoIdSnake,
           type: ProtoEnum(ALERT_TYPES, 'ALERT_TYPE_UNSPECIFIED (or absent) fails the entry'),
-          message: Text('shown to the seller'),
+          message: LongText('shown to the seller'),
           lineItemId: IdInput('optional: scopes the alert to one line'),
           line_item_id: IdInput('snake_case alias of lineItemId'),
         },
@@ -265,7 +270,7 @@ export const ResolveAlertsBody = Type.Object(
           fulfillmentOrderId: FoId,
           fulfillment_order_id: FoIdSnake,
           type: ProtoEnum(ALERT_TYPES, 'the type of your open alert to close; ALERT_TYPE_UNSPECIFIED (or absent) fails the entry'),
-          resolution: Text('stored with the alert and shown to the seller'),
+          resolution: LongText('stored with the alert and shown to the seller'),
         },
         { additionalProperties: true },
       ),

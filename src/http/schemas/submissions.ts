@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ERROR_SEVERITIES, ERROR_TYPES, MAX_CHANNEL_ERRORS } from '../../domain/listings/channel-errors.js';
 import { STANDARD_STATUSES, V1_LISTING_STATUSES } from '../../domain/listings/variant-status.js';
 import { SUBMISSION_STATUSES } from '../../domain/listings/submissions.js';
-import { Timestamp } from './common.js';
+import { SKU_RULES, Sku, Timestamp } from './common.js';
 import { ProtoEnum } from './proto-enum.js';
 
 /**
@@ -44,7 +44,7 @@ export function field<T>(body: Record<string, unknown>, camel: string): T | unde
 const SubmissionEntryInput = Type.Object(
   {
     ...both('submissionId', Type.Optional(Type.Unknown({ description: 'assigned by the service; ignored when sent' }))),
-    sku: Type.Optional(Type.String({ description: 'required, non-empty; any SKU (a variant SKU or a listing group SKU)' })),
+    sku: Type.Optional(Type.String({ ...SKU_RULES, description: 'required, non-empty; any SKU (a variant SKU or a listing group SKU)' })),
     type: Type.Optional(Type.String({ description: 'required, non-empty; your own word for the kind of submission' })),
     ...both('contentSent', Str('what was sent to the channel')),
     ...both('contentReceived', Str("the channel's answer")),
@@ -123,7 +123,7 @@ export const UpdateSubmissionBody = Type.Object(
 
 /* ---- POST /v2/storefront/listing/variant/{sku}/errors ---- */
 
-export const VariantSkuParams = Type.Object({ sku: Type.String({ description: 'a variant SKU of your storefront (URL-encoded)' }) });
+export const VariantSkuParams = Type.Object({ sku: Sku({ description: 'a variant SKU of your storefront (URL-encoded)' }) });
 
 const ChannelErrorInput = Type.Object(
   {
@@ -177,7 +177,7 @@ const V1ErrorEntry = Type.Object(
 
 const V1StatusFields = {
   listing_id: Type.Optional(Type.Unsafe<string | number>({ type: ['string', 'integer'], description: "the service's listing id (numeric string)" })),
-  sku: Type.Optional(Type.String({ description: 'a variant SKU of the listing' })),
+  sku: Type.Optional(Type.String({ ...SKU_RULES, description: 'a variant SKU of the listing' })),
   status: Type.Optional(Type.String({ description: V1_LISTING_STATUSES.join(', ') })),
   listing_url: Type.Optional(Type.String()),
   errors: ListOf(V1ErrorEntry, MAX_CHANNEL_ERRORS),

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
+import { Sku as SkuString } from '../../schemas/common.js';
 import { Id } from '../schemas.js';
 
 export const TAGS = ['admin'];
 
-export const Sku = Type.String({ minLength: 1, maxLength: 200, description: 'product SKU (exact)', examples: ['GIFT-BOX'] });
+export const Sku = SkuString({ description: 'product SKU (exact)', examples: ['GIFT-BOX'] });
 
 export const KitParams = Type.Object({ accountId: Id('account id'), sku: Sku });
 

@@ -7,13 +7,14 @@ import { parseListingInput } from '../../../domain/listings/listing-input.js';
 import { loadListingViews } from '../../../domain/listings/view.js';
 import { createListing } from '../../../domain/listings/write.js';
 import { ListingProductDataInput, ListingV2, VariantInputSchema } from '../../schemas/listings.js';
+import { Sku } from '../../schemas/common.js';
 import { AccountParams, ADMIN_ROUTE_CONFIG, adminResponses, Id } from '../schemas.js';
 import { TAGS } from './schemas.js';
 
 const Body = Type.Object(
   {
     storefrontId: Id('the storefront (SALES_CHANNEL installation) the listing is for'),
-    sku: Type.String({ minLength: 1, maxLength: 255, description: 'group SKU of the whole listing' }),
+    sku: Sku({ description: 'group SKU of the whole listing' }),
     productData: Type.Optional(ListingProductDataInput),
     variants: Type.Array(VariantInputSchema, { minItems: 1, maxItems: 1000 }),
   },

@@ -3,14 +3,14 @@ import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
 import { listListingSummaries } from '../../../domain/listings/seller-list.js';
 import { decodeV2Cursor, encodeCursor } from '../../pagination.js';
-import { Timestamp } from '../../schemas/common.js';
+import { Sku, Timestamp } from '../../schemas/common.js';
 import { ADMIN_ROUTE_CONFIG, AccountParams, adminResponses, Id } from '../schemas.js';
 import { TAGS } from './schemas.js';
 
 const Query = Type.Object(
   {
     storefrontId: Type.Optional(Id('only this storefront’s listings')),
-    sku: Type.Optional(Type.String({ minLength: 1, description: 'only the listing with this group SKU or with a variant of this SKU' })),
+    sku: Type.Optional(Sku({ description: 'only the listing with this group SKU or with a variant of this SKU' })),
     cursor: Type.Optional(Type.String({ description: 'nextCursor of the previous page' })),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'default 50' })),
   },

@@ -4,7 +4,7 @@ import type { Deps } from '../../../deps.js';
 import { withTx } from '../../../db/tx.js';
 import { recordV1Shipments, shippedOrderViews } from '../../../domain/orders/packages-v1.js';
 import { principalOf } from '../../plugins/auth.js';
-import { Nullable, v1Responses } from '../../schemas/common.js';
+import { IdText, NameText, Nullable, Sku, v1Responses } from '../../schemas/common.js';
 import { SalesOrderV1 } from '../../schemas/sales-orders-v1.js';
 
 const DecimalInput = Type.Union([Type.Number(), Type.String({ pattern: '^-?\\d+(\\.\\d+)?$' })]);
@@ -17,9 +17,9 @@ const PackageInput = Type.Object({
     description: 'your package id; the replay key together with orderNumber',
   }),
   warehouseId: Type.Integer({ description: 'the warehouse the package left from' }),
-  carrier: Type.String(),
-  tracking: Type.String(),
-  service_level: Type.String(),
+  carrier: NameText(),
+  tracking: IdText(),
+  service_level: NameText(),
   shippedTs: Opt(Type.String({ description: 'RFC 3339 with a time zone; default: the time of the request' })),
   cost: Opt(DecimalInput),
   packageWeight: Opt(DecimalInput),
@@ -35,11 +35,11 @@ const PackageInput = Type.Object({
   products: Opt(
     Type.Array(
       Type.Object({
-        sku: Opt(Type.String()),
+        sku: Opt(Sku()),
         lineItemId: Opt(Type.Union([Type.String(), Type.Integer()])),
         quantity: Type.Integer({ minimum: 1 }),
       }),
-      { description: 'units shipped per line; omit or leave empty for a tracking-only package' },
+      { maxItems: 1000, description: 'units shipped per line (up to 1000 entries); omit or leave empty for a tracking-only package' },
     ),
   ),
 });

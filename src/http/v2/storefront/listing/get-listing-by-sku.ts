@@ -3,7 +3,7 @@ import type { App } from '../../../types.js';
 import type { Deps } from '../../../../deps.js';
 import { getStorefrontListingBySku } from '../../../../domain/listings/storefront-reads.js';
 import { principalOf } from '../../../plugins/auth.js';
-import { v2Responses } from '../../../schemas/common.js';
+import { Sku, v2Responses } from '../../../schemas/common.js';
 import { ListingV2 } from '../../../schemas/listings.js';
 import { STOREFRONT_ROUTE_CONFIG, TAGS } from '../route-config.js';
 import { READ_CONTENT_NOTE } from './get-listing.js';
@@ -20,7 +20,7 @@ export function registerGetStorefrontListingBySku(app: App, deps: Deps) {
           `The storefront's listing that contains a variant with SKU \`sku\` (exact). When no variant of the storefront has ` +
           'that SKU, the listing whose own group SKU it is. A variant kept after its listing was deleted has no listing ' +
           `(404). ${READ_CONTENT_NOTE} Unknown, or another storefront's or account's: 404.`,
-        params: Type.Object({ sku: Type.String({ description: 'a variant SKU, or the listing\'s group SKU' }) }),
+        params: Type.Object({ sku: Sku({ description: 'a variant SKU, or the listing\'s group SKU' }) }),
         response: v2Responses({ 200: ListingV2 }, [401, 403, 404, 429]),
       },
     },

@@ -3,7 +3,7 @@ import type { App } from '../../../types.js';
 import type { Deps } from '../../../../deps.js';
 import { getSkuCategory } from '../../../../domain/listings/storefront-reads.js';
 import { principalOf } from '../../../plugins/auth.js';
-import { v2Responses } from '../../../schemas/common.js';
+import { Sku, v2Responses } from '../../../schemas/common.js';
 import { STOREFRONT_ROUTE_CONFIG, TAGS } from '../route-config.js';
 
 export function registerGetSkuCategory(app: App, deps: Deps) {
@@ -18,7 +18,7 @@ export function registerGetSkuCategory(app: App, deps: Deps) {
           'The category of the listing of the storefront\'s variant `sku` (the category exists only at listing ' +
           'level; this saves a listing read). A listing\'s group SKU is accepted too. A variant whose listing was ' +
           'deleted while it stays live on the channel answers `categoryId` "". Unknown, or another storefront\'s: 404.',
-        params: Type.Object({ sku: Type.String({ description: 'a variant SKU (or a group SKU)' }) }),
+        params: Type.Object({ sku: Sku({ description: 'a variant SKU (or a group SKU)' }) }),
         response: v2Responses({ 200: Type.Object({ categoryId: Type.String() }) }, [401, 403, 404, 429]),
       },
     },

@@ -3,7 +3,7 @@ import type { App } from '../../../types.js';
 import type { Deps } from '../../../../deps.js';
 import { getStorefrontVariant } from '../../../../domain/listings/storefront-reads.js';
 import { principalOf } from '../../../plugins/auth.js';
-import { v2Responses } from '../../../schemas/common.js';
+import { Sku, v2Responses } from '../../../schemas/common.js';
 import { VariantV2 } from '../../../schemas/listings.js';
 import { STOREFRONT_ROUTE_CONFIG, TAGS } from '../route-config.js';
 import { READ_CONTENT_NOTE } from './get-listing.js';
@@ -19,7 +19,7 @@ export function registerGetStorefrontVariant(app: App, deps: Deps) {
         description:
           `The storefront's variant with this SKU (exact), also one whose listing was deleted while it stays live on the channel. ${READ_CONTENT_NOTE} ` +
           'Unknown, or another storefront\'s: 404.',
-        params: Type.Object({ sku: Type.String({ description: 'the variant SKU' }) }),
+        params: Type.Object({ sku: Sku({ description: 'the variant SKU' }) }),
         response: v2Responses({ 200: VariantV2 }, [401, 403, 404, 429]),
       },
     },
