@@ -7,6 +7,7 @@ import type { App } from './http/types.js';
 import { registerDocs } from './http/docs.js';
 import { registerHealthRoutes } from './http/health.js';
 import { registerAuth } from './http/plugins/auth.js';
+import { registerEmptyBodies } from './http/plugins/empty-body.js';
 import { registerErrorHandling } from './http/plugins/errors.js';
 import { registerIdempotency } from './http/plugins/idempotency.js';
 import { V1Error, V2Error } from './http/schemas/common.js';
@@ -37,6 +38,7 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   registerErrorHandling(app);
   await app.register(formbody);
+  registerEmptyBodies(app);
   await registerDocs(app, deps);
   registerAuth(app, deps);
   registerIdempotency(app, deps);
