@@ -8,6 +8,7 @@ import { integerListParam, listParam, optionalTimestampParam } from '../../param
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { InventoryListQuery, InventoryListV1 } from '../../schemas/inventory-v1.js';
+import { V1_INVENTORY_ROUTE_CONFIG } from './route-config.js';
 
 const ROUTE = '/v1/inventory';
 
@@ -70,7 +71,7 @@ export function registerListInventory(app: App, deps: Deps) {
   app.get(
     ROUTE,
     {
-      config: { auth: {} },
+      config: V1_INVENTORY_ROUTE_CONFIG,
       schema: {
         tags: ['v1 inventory'],
         summary: 'List detailed inventory records',
@@ -85,7 +86,7 @@ export function registerListInventory(app: App, deps: Deps) {
           '(GET it unchanged; its token overrides every other parameter), "" on the last page. An unknown ' +
           'warehouse id is a 400. A token whose inventory scope is inventory:self sees only its mapped warehouses.',
         querystring: InventoryListQuery,
-        response: v1Responses({ 200: InventoryListV1 }, [400, 401, 429]),
+        response: v1Responses({ 200: InventoryListV1 }, [400, 401, 403, 429]),
       },
     },
     async (request) => {

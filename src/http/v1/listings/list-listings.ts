@@ -7,6 +7,7 @@ import { listParam, optionalTimestampParam } from '../../params.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { ListingListQueryV1, ListingListV1 } from '../../schemas/listings-v1.js';
+import { V1_LISTING_ROUTE_CONFIG } from './route-config.js';
 
 const ROUTE = '/v1/listing';
 
@@ -67,7 +68,7 @@ export function registerListListingsV1(app: App, deps: Deps) {
   app.get(
     ROUTE,
     {
-      config: { auth: {} },
+      config: V1_LISTING_ROUTE_CONFIG,
       schema: {
         tags: ['v1 listings'],
         summary: 'List listings',
@@ -75,12 +76,12 @@ export function registerListListingsV1(app: App, deps: Deps) {
           'Listings in the document 2.1 shape, oldest `updated_at` first (then by id; a listing updated while ' +
           'you page may appear again, never be skipped). `lastUpdateTs` (alias `lastUpdatedTs`): only listings ' +
           'updated strictly after it. `skus`: only listings whose group SKU or one of whose variant SKUs is ' +
-          'listed (exact). Any token of the account may read; a sales-channel token sees its own storefront\'s ' +
-          'listings only.\n\n' +
+          'listed (exact). Scope legacy or listing:self; a sales-channel token sees its own storefront\'s ' +
+          'listings only, other tokens the whole account.\n\n' +
           'Paging: `pageLength` 1..100 (default 25). `pagination.nextToken` is the absolute URL of the next page ' +
           '(GET it unchanged; its token overrides every other parameter), "" on the last page.',
         querystring: ListingListQueryV1,
-        response: v1Responses({ 200: ListingListV1 }, [400, 401, 429]),
+        response: v1Responses({ 200: ListingListV1 }, [400, 401, 403, 429]),
       },
     },
     async (request) => {

@@ -6,12 +6,13 @@ import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { CreateSalesOrderBody, SalesOrderV1 } from '../../schemas/sales-orders-v1.js';
 import { fulfillmentPort } from '../../../domain/fulfillment/port.js';
+import { V1_SALES_ORDER_ROUTE_CONFIG } from './route-config.js';
 
 export function registerCreateOrder(app: App, deps: Deps) {
   app.post(
     '/v1/salesOrder',
     {
-      config: { auth: {} },
+      config: V1_SALES_ORDER_ROUTE_CONFIG,
       schema: {
         tags: ['v1 sales orders'],
         summary: 'Create a sales order',

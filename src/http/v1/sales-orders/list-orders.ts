@@ -9,6 +9,7 @@ import { listParam, optionalTimestampParam } from '../../params.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { SalesOrderListQuery, SalesOrderListV1 } from '../../schemas/sales-orders-v1.js';
+import { V1_SALES_ORDER_ROUTE_CONFIG } from './route-config.js';
 
 const ROUTE = '/v1/salesOrder';
 const DEFAULT_PAGE_LENGTH = 25;
@@ -82,11 +83,7 @@ export function registerListOrders(app: App, deps: Deps) {
   app.get(
     ROUTE,
     {
-      config: {
-        auth: {
-          scopes: ['legacy', 'sales', 'sales:orders', 'sales:orders:fulfillment:self', 'sales:orders:inventory:self', 'sales:orders:self'],
-        },
-      },
+      config: V1_SALES_ORDER_ROUTE_CONFIG,
       schema: {
         tags: ['v1 sales orders'],
         summary: 'List sales orders',
