@@ -142,7 +142,7 @@ export const InventoryListQuery = Type.Object({
     }),
   ),
   pageLength: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
-  nextToken: Type.Optional(Type.String({ description: 'from pagination.nextToken; overrides every other parameter' })),
+  nextToken: Type.Optional(Type.String({ description: 'from pagination.nextToken; overrides every other parameter, even an invalid one' })),
 });
 export type InventoryListQuery = Static<typeof InventoryListQuery>;
 

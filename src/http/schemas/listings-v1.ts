@@ -96,7 +96,7 @@ export const ListingListQueryV1 = Type.Object({
     Type.Array(Type.String(), { description: 'group or variant SKUs (exact), comma-separated and/or repeated' }),
   ),
   pageLength: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
-  nextToken: Type.Optional(Type.String({ description: 'from pagination.nextToken; overrides every other parameter' })),
+  nextToken: Type.Optional(Type.String({ description: 'from pagination.nextToken; overrides every other parameter, even an invalid one' })),
 });
 export type ListingListQueryV1 = Static<typeof ListingListQueryV1>;
 

@@ -7,17 +7,16 @@ import { listParam, optionalTimestampParam } from '../../params.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { ListingListQueryV1, ListingListV1 } from '../../schemas/listings-v1.js';
+import { nextTokenOverridesQuery } from '../next-token.js';
 import { V1_LISTING_ROUTE_CONFIG } from './route-config.js';
 
 const ROUTE = '/v1/listing';
 
 /**
- * What a nextToken carries: the account and storefront it was issued to, the filters, the page length and
- * the keyset position (a v1 client GETs the next URL as is, so the filters travel with it).
+ * What a nextToken carries: the filters, the page length and the keyset position (a v1 client GETs the
+ * next URL as is, so the filters travel with it). The caller it was issued to is in the signature.
  */
 interface ListToken {
-  acct: number;
-  sf: number | null;
   filter: V1ListingFilter;
   pageLength: number;
   after: V1ListingPosition;
@@ -30,9 +29,7 @@ function isListToken(value: unknown): value is ListToken {
   const f = t?.filter;
   const a = t?.after;
   return (
-    typeof t?.acct === 'number' &&
-    (t.sf === null || typeof t.sf === 'number') &&
-    typeof t.pageLength === 'number' &&
+    typeof t?.pageLength === 'number' &&
     Number.isInteger(t.pageLength) &&
     t.pageLength >= 1 &&
     t.pageLength <= 100 &&
@@ -57,11 +54,9 @@ function filterFromQuery(query: ListingListQueryV1): V1ListingFilter {
   };
 }
 
-/** A nextToken overrides every other parameter; one issued to another account or storefront is invalid. */
+/** A nextToken overrides every other parameter; one issued to another access token is as invalid as a forged one. */
 function fromToken(deps: Deps, principal: Principal, token: string): ListToken {
-  // A token issued to another caller fails the check, so it is the same 400 as a forged one.
-  const isOwn = (v: unknown): v is ListToken => isListToken(v) && v.acct === principal.accountId && v.sf === principal.storefrontId;
-  return decodeV1Token(deps.signer, ROUTE, token, isOwn);
+  return decodeV1Token(deps.signer, ROUTE, principal, token, isListToken);
 }
 
 export function registerListListingsV1(app: App, deps: Deps) {
@@ -69,6 +64,7 @@ export function registerListListingsV1(app: App, deps: Deps) {
     ROUTE,
     {
       config: V1_LISTING_ROUTE_CONFIG,
+      preValidation: nextTokenOverridesQuery,
       schema: {
         tags: ['v1 listings'],
         summary: 'List listings',
@@ -79,7 +75,8 @@ export function registerListListingsV1(app: App, deps: Deps) {
           'listed (exact). Scope legacy or listing:self; a sales-channel token sees its own storefront\'s ' +
           'listings only, other tokens the whole account.\n\n' +
           'Paging: `pageLength` 1..100 (default 25). `pagination.nextToken` is the absolute URL of the next page ' +
-          '(GET it unchanged; its token overrides every other parameter), "" on the last page.',
+          '(GET it unchanged with the same access token; its token overrides every other parameter, even an invalid ' +
+          'one), "" on the last page; another access token gets 400 invalid nextToken.',
         querystring: ListingListQueryV1,
         response: v1Responses({ 200: ListingListV1 }, [400, 401, 403, 429]),
       },
@@ -93,9 +90,9 @@ export function registerListListingsV1(app: App, deps: Deps) {
           : { filter: filterFromQuery(query), pageLength: query.pageLength ?? 25, after: null };
       const page = await listListingsV1(deps.db.db, principal, state.filter, state.after, state.pageLength);
       const next: ListToken | null = page.next
-        ? { acct: principal.accountId, sf: principal.storefrontId, filter: state.filter, pageLength: state.pageLength, after: page.next }
+        ? { filter: state.filter, pageLength: state.pageLength, after: page.next }
         : null;
-      return { results: page.results, pagination: v1Pagination(request, deps.signer, deps.config.publicBaseUrl, ROUTE, next) };
+      return { results: page.results, pagination: v1Pagination(request, deps.signer, deps.config.publicBaseUrl, ROUTE, principal, next) };
     },
   );
 }
