@@ -132,7 +132,8 @@ export const InventoryListQuery = Type.Object({
   ),
   skus: Type.Optional(
     Type.Array(Type.String(), {
-      description: 'comma-separated and/or repeated; when given, lastUpdatedTs and warehouses are ignored',
+      description:
+        "comma-separated and/or repeated (one pair of surrounding quotes, skus='A,B', is unwrapped); when given, lastUpdatedTs and warehouses are ignored",
     }),
   ),
   isCaseSensitive: Type.Optional(Type.Boolean({ description: 'match skus case-sensitively', default: true })),

@@ -93,7 +93,7 @@ export const ListingListQueryV1 = Type.Object({
   lastUpdateTs: Type.Optional(Type.String({ description: 'RFC 3339 with a zone: listings updated strictly after it' })),
   lastUpdatedTs: Type.Optional(Type.String({ description: 'alias of lastUpdateTs' })),
   skus: Type.Optional(
-    Type.Array(Type.String(), { description: 'group or variant SKUs (exact), comma-separated and/or repeated' }),
+    Type.Array(Type.String(), { description: "group or variant SKUs (exact), comma-separated and/or repeated (one pair of surrounding quotes, skus='A,B', is unwrapped)" }),
   ),
   pageLength: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
   nextToken: Type.Optional(Type.String({ description: 'from pagination.nextToken; overrides every other parameter, even an invalid one' })),

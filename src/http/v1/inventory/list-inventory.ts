@@ -4,7 +4,7 @@ import type { Principal } from '../../../domain/accounts/principal.js';
 import { invalidArgument } from '../../../domain/errors.js';
 import { listInventoryV1, type InventoryListFilter, type KeysetPosition } from '../../../domain/inventory/v1-list.js';
 import { decodeV1Token, v1Pagination } from '../../pagination.js';
-import { integerListParam, listParam, optionalTimestampParam } from '../../params.js';
+import { integerListParam, optionalTimestampParam, skusParam } from '../../params.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { InventoryListQuery, InventoryListV1 } from '../../schemas/inventory-v1.js';
@@ -44,7 +44,7 @@ function isListToken(value: unknown): value is ListToken {
 }
 
 function filterFromQuery(query: InventoryListQuery): InventoryListFilter {
-  const skus = listParam(query.skus);
+  const skus = skusParam(query.skus);
   const warehouseIds = integerListParam('warehouses', query.warehouses);
   const updatedAfter = optionalTimestampParam('lastUpdatedTs', query.lastUpdatedTs);
   if (skus.length === 0 && warehouseIds.length === 0 && updatedAfter === null) {

@@ -3,7 +3,7 @@ import type { Deps } from '../../../deps.js';
 import type { Principal } from '../../../domain/accounts/principal.js';
 import { listListingsV1, type V1ListingFilter, type V1ListingPosition } from '../../../domain/listings/v1-list.js';
 import { decodeV1Token, v1Pagination } from '../../pagination.js';
-import { listParam, optionalTimestampParam } from '../../params.js';
+import { optionalTimestampParam, skusParam } from '../../params.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { ListingListQueryV1, ListingListV1 } from '../../schemas/listings-v1.js';
@@ -47,7 +47,7 @@ function isListToken(value: unknown): value is ListToken {
 function filterFromQuery(query: ListingListQueryV1): V1ListingFilter {
   const lastUpdate = query.lastUpdateTs !== undefined && query.lastUpdateTs !== '' ? query.lastUpdateTs : query.lastUpdatedTs;
   const field = query.lastUpdateTs !== undefined && query.lastUpdateTs !== '' ? 'lastUpdateTs' : 'lastUpdatedTs';
-  const skus = listParam(query.skus);
+  const skus = skusParam(query.skus);
   return {
     updatedAfter: optionalTimestampParam(field, lastUpdate)?.toISOString() ?? null,
     skus: skus.length > 0 ? skus : null,
