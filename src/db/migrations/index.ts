@@ -10,6 +10,7 @@ import * as m006 from './006_kits.js';
 import * as m007 from './007_package_tracking_url.js';
 import * as m008 from './008_listings.js';
 import * as m009 from './009_job_retention.js';
+import * as m010 from './010_order_line_title.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '007_package_tracking_url': m007,
   '008_listings': m008,
   '009_job_retention': m009,
+  '010_order_line_title': m010,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

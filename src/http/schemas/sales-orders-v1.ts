@@ -45,6 +45,7 @@ const LineInput = Type.Object(
     quantity: Type.Integer({ minimum: 1, maximum: 1000000 }),
     channelLineItemId: Opt(Type.String()),
     requestedTitle: Opt(Type.String()),
+    title: Opt(Type.String({ description: "the line's title; when not sent the line shows the catalog product's title" })),
     unitPrice: Opt(DecimalInput),
     cost: Opt(DecimalInput),
     totalWeight: Opt(DecimalInput),

@@ -28,7 +28,9 @@ export function registerCreateOrder(app: App, deps: Deps) {
           'reserves stock and is routed: the warehouse with the most available units (ties: lowest id), else ' +
           'split by descending availability, any remainder backordered at the default warehouse (lowest-id ' +
           'warehouse that is not channel-fulfilled). Channel-fulfilled warehouses are used only for fba or ' +
-          'channelWillFulfill orders. An unknown SKU keeps `requestedSku` with `sku` null and is not routed.',
+          'channelWillFulfill orders. An unknown SKU keeps `requestedSku` with `sku` null and is not routed. A ' +
+          'line without `requestedServiceLevel` shows the order\'s; a line without `title` shows the catalog ' +
+          'product\'s title.',
         body: CreateSalesOrderBody,
         response: v1Responses({ 200: SalesOrderV1 }, [400, 401, 403, 409, 413, 429]),
       },
