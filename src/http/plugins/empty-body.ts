@@ -11,7 +11,7 @@ import type { App } from '../types.js';
  *
  * So an empty body parses as "no body" (undefined) whatever the Content-Type, and the decision moves to
  * the route: one without a body schema ignores it, one with a body schema answers 400 "body: is
- * required" (the hook below) rather than a schema complaint about null. A request to an unknown route is
+ * required" (requireBody) rather than a schema complaint about null. A request to an unknown route is
  * never parsed, so it answers 404 whatever it carries.
  */
 export function registerEmptyBodies(app: App): void {
@@ -31,13 +31,19 @@ export function registerEmptyBodies(app: App): void {
   // refused (rendered as a 400 naming the Content-Type problem) when something was sent.
   app.addContentTypeParser('*', (request, payload, done) => acceptOnlyEmpty(request, payload, done));
 
-  app.addHook('preValidation', (request, _reply, done) => {
-    if (request.body === undefined && request.routeOptions.schema?.body !== undefined) {
-      done(invalidField('body', 'is required: send the JSON object this route takes (Content-Type: application/json)'));
-      return;
-    }
-    done();
+  // Appended to each body route's own preValidation hooks, so a route whose body is optional can first
+  // supply its default (admin rotate-secrets turns no body into {}).
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.body === undefined) return;
+    const own = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+    route.preValidation = [...own, requireBody];
   });
+}
+
+async function requireBody(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined) {
+    throw invalidField('body', 'is required: send the JSON object this route takes (Content-Type: application/json)');
+  }
 }
 
 function acceptOnlyEmpty(request: FastifyRequest, payload: Readable, done: (err: Error | null, body?: unknown) => void): void {
