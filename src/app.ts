@@ -9,8 +9,9 @@ import { registerHealthRoutes } from './http/health.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { clientErrorHandlerFor } from './http/plugins/client-errors.js';
 import { MAX_PATH_PARAM_LENGTH, registerErrorHandling, renderFrameworkError } from './http/plugins/errors.js';
+import { registerEmptyBodies } from './http/plugins/empty-body.js';
 import { registerIdempotency } from './http/plugins/idempotency.js';
-import { registerUtf8JsonParser } from './http/plugins/json-body.js';
+import { registerJsonBodyParser } from './http/plugins/json-body.js';
 import { V1Error, V2Error } from './http/schemas/common.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { registerRoutes } from './http/routes.js';
@@ -46,8 +47,9 @@ export async function buildApp(deps: Deps): Promise<App> {
   });
 
   registerErrorHandling(app);
-  registerUtf8JsonParser(app);
+  registerJsonBodyParser(app);
   await app.register(formbody);
+  registerEmptyBodies(app);
   await registerDocs(app, deps);
   registerAuth(app, deps);
   registerIdempotency(app, deps);

@@ -242,6 +242,8 @@ export interface SalesOrderLinesTable {
   channel_line_item_id: string | null;
   status: string;
   requested_title: string | null;
+  /** The title the channel sent on create; null when not sent (the view then shows the catalog's). */
+  title: string | null;
   requested_sku: string;
   /** Null when the requested SKU is unknown; the line is then not routed. */
   product_id: number | null;

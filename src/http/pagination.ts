@@ -4,7 +4,8 @@ import type { Signer } from '../lib/signer.js';
 
 /**
  * Opaque, signed page tokens (resolutions §1). v2 cursors carry only the keyset position; v1 nextTokens
- * also carry the filters, because a v1 client GETs the next URL as is. Both are bound to their route.
+ * also carry the filters, because a v1 client GETs the next URL as is. Both are bound to their route; v1
+ * nextTokens also to the access token they were issued to.
  */
 export function encodeCursor(signer: Signer, route: string, state: unknown): string {
   return signer.sign(`cursor:${route}`, state);
@@ -19,10 +20,23 @@ export function decodeV2Cursor<T>(signer: Signer, route: string, cursor: string 
   return value;
 }
 
-export function decodeV1Token<T>(signer: Signer, route: string, token: string, check: (v: unknown) => v is T): T {
-  const value = signer.verify(`cursor:${route}`, token);
+/**
+ * A v1 nextToken is bound to its route and to the access token it was issued to (resolutions §7): the
+ * token id is part of what is signed, so another caller's nextToken (even one of the same account, or the
+ * same app's other token) fails verification like a forged one. It carries no caller data itself.
+ */
+function v1TokenPurpose(route: string, caller: { tokenId: number }): string {
+  return `v1next:${route}:token:${caller.tokenId}`;
+}
+
+export function encodeV1Token(signer: Signer, route: string, caller: { tokenId: number }, state: unknown): string {
+  return signer.sign(v1TokenPurpose(route, caller), state);
+}
+
+export function decodeV1Token<T>(signer: Signer, route: string, caller: { tokenId: number }, token: string, check: (v: unknown) => v is T): T {
+  const value = signer.verify(v1TokenPurpose(route, caller), token);
   if (value === null || !check(value)) {
-    throw invalidArgument('invalid nextToken: GET the nextToken URL of the previous page unchanged');
+    throw invalidArgument('invalid nextToken: GET the nextToken URL of the previous page unchanged, with the access token that received it');
   }
   return value;
 }
@@ -44,17 +58,19 @@ export function v1NextUrl(request: FastifyRequest, configured: string | null, pa
 
 /**
  * The v1 `pagination` object: when there is a next position, an absolute URL whose nextToken carries
- * `state` (filters and keyset position) signed for `route`; otherwise hasNext false and "".
+ * `state` (filters and keyset position) signed for `route` and the calling access token; otherwise
+ * hasNext false and "".
  */
 export function v1Pagination(
   request: FastifyRequest,
   signer: Signer,
   configuredBaseUrl: string | null,
   route: string,
+  caller: { tokenId: number },
   state: unknown | null,
 ): { hasNext: boolean; nextToken: string } {
   if (state === null) return { hasNext: false, nextToken: '' };
-  return { hasNext: true, nextToken: v1NextUrl(request, configuredBaseUrl, route, encodeCursor(signer, route, state)) };
+  return { hasNext: true, nextToken: v1NextUrl(request, configuredBaseUrl, route, encodeV1Token(signer, route, caller, state)) };
 }
 
 /** v2 pageSize rule: ≤0 or absent uses the default, above the maximum is lowered (never rejected). */

@@ -25,6 +25,23 @@ export function listParam(value: string | string[] | undefined): string[] {
   return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
 }
 
+/**
+ * v1 `skus`: like listParam, but a value wrapped in one pair of single or double quotes (`skus='A,B'`, as
+ * a public example sends it) is unwrapped before the comma split (resolutions §7). Any other quote is part
+ * of a SKU and kept: `A'B`, `'A`, `"A'`.
+ */
+export function skusParam(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  const values = Array.isArray(value) ? value : [value];
+  return listParam(values.map(unwrapQuotes));
+}
+
+function unwrapQuotes(value: string): string {
+  const v = value.trim();
+  const quote = v[0];
+  return v.length >= 2 && (quote === "'" || quote === '"') && v.endsWith(quote) ? v.slice(1, -1) : value;
+}
+
 export function booleanParam(field: string, value: string | boolean | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   if (typeof value === 'boolean') return value;

@@ -232,8 +232,10 @@ describe('GET /v1/inventory', () => {
       assertV1Error(res, 400, /not mapped to this token's integration/);
     });
 
-    it('serves any valid token, and answers 401 without one', async () => {
-      assert.equal((await page('/v1/inventory?skus=SPLIT', seed.shipping.token)).results[0]!.totalAvailableQuantity, 14);
+    it('needs legacy, inventory or inventory:self (403 naming them otherwise), and answers 401 without a token', async () => {
+      assert.equal((await page('/v1/inventory?skus=SPLIT', seed.sellerToken)).results[0]!.totalAvailableQuantity, 14);
+      const shipping = await t.app.inject({ url: '/v1/inventory?skus=SPLIT', headers: bearer(seed.shipping.token) });
+      assertV1Error(shipping, 403, /legacy, inventory, inventory:self/);
       assertV1Error(await t.app.inject({ url: '/v1/inventory?skus=SPLIT' }), 401);
       assertV1Error(await t.app.inject({ url: '/v1/inventory?skus=SPLIT', headers: bearer('mcs_wrong') }), 401);
     });

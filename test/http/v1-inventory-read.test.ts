@@ -115,18 +115,18 @@ describe('GET /v1/inventory/{SKU} and GET /v1/simpleInventory/{SKU}', () => {
     });
   });
 
-  it('serves the simple record to any valid token (no scope needed)', async () => {
-    for (const token of [seed.shipping.token, seed.channel.token]) {
-      const { status, body } = await getJson(t, token, '/v1/simpleInventory/MUG-RED');
-      assert.equal(status, 200);
-      assert.equal(body.totalAvailableQuantity, 19);
-    }
+  it('serves the simple record to a token with legacy, inventory or inventory:self', async () => {
+    const { status, body } = await getJson(t, seed.sellerToken, '/v1/simpleInventory/MUG-RED');
+    assert.equal(status, 200);
+    assert.equal(body.totalAvailableQuantity, 19);
   });
 
-  it('answers 403 on the detailed record for a token without inventory, inventory:self or legacy', async () => {
+  it('answers 403 on both records for a token without legacy, inventory or inventory:self (resolutions §7)', async () => {
     for (const token of [seed.shipping.token, seed.channel.token]) {
-      const res = await t.app.inject({ url: '/v1/inventory/MUG-RED', headers: bearer(token) });
-      assertV1Error(res, 403, /inventory, inventory:self, legacy/);
+      for (const url of ['/v1/inventory/MUG-RED', '/v1/simpleInventory/MUG-RED']) {
+        const res = await t.app.inject({ url, headers: bearer(token) });
+        assertV1Error(res, 403, /legacy, inventory, inventory:self/);
+      }
     }
   });
 

@@ -183,9 +183,9 @@ describe('v1 listing status', () => {
     results(await post(entry, shop2.token));
     results(await post({ ...entry, status: 'UNPUBLISHED' }, seed.sellerToken));
     assert.equal((await report(shop2Listing.id))[0]!.status, 'STANDARD_STATUS_UNPUBLISHED');
-    // Any token of the account works, whatever its scopes.
-    results(await post({ ...entry, status: 'SUPPRESSED' }, seed.inventory.token));
-    assert.equal((await report(shop2Listing.id))[0]!.status, 'STANDARD_STATUS_SUPPRESSED');
+    // A token without legacy or listing:self is refused (resolutions §7) and changes nothing.
+    assertV1Error(await post({ ...entry, status: 'SUPPRESSED' }, seed.inventory.token), 403, /legacy, listing:self/);
+    assert.equal((await report(shop2Listing.id))[0]!.status, 'STANDARD_STATUS_UNPUBLISHED');
   });
 
   it('refuses bad input with a v1 400 naming the field, and changes nothing', async () => {

@@ -96,8 +96,8 @@ describe('v1 listings', () => {
     assert.deepEqual((all.json() as PageJson).pagination, { hasNext: false, nextToken: '' });
     assert.deepEqual(skusOf(await get('/v1/listing', seed.channel.token)), ['ALPHA', 'BETA']);
     assert.deepEqual(skusOf(await get('/v1/listing', `Bearer ${second.token}`)), ['GAMMA']);
-    // Any token of the account: an integration's too (document: restricted to registered developers).
-    assert.deepEqual(skusOf(await get('/v1/listing', seed.shipping.token)), ['ALPHA', 'BETA', 'GAMMA']);
+    // A token without legacy or listing:self is refused (resolutions §7), naming the scopes that would do.
+    assertV1Error(await get('/v1/listing', seed.shipping.token), 403, /legacy, listing:self/);
     assertV1Error(await t.app.inject({ url: '/v1/listing' }), 401);
   });
 

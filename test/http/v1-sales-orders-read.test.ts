@@ -70,7 +70,18 @@ describe('v1 sales order reads', () => {
     });
 
     it('narrows an integration to the lines routed to its warehouses, with its warehouseUniqueId', async () => {
+      // The seeded inventory integration holds inventory:self only: no order scope, so no order (resolutions §7).
+      assertV1Error(await get(seed.inventory.token, `/v1/salesOrder/${orders.O3!.orderNumber}`), 403, /sales:orders:inventory:self/);
+      // Registered with sales:orders:inventory:self as well, it sees the lines routed to its warehouse.
+      const setScopes = (scopes: string[]) =>
+        t.deps.db.db
+          .updateTable('access_tokens')
+          .set({ scopes: JSON.stringify(scopes) })
+          .where('installation_id', '=', seed.inventory.installationId)
+          .execute();
+      await setScopes(['inventory:self', 'sales:orders:inventory:self']);
       const res = await get(seed.inventory.token, `/v1/salesOrder/${orders.O3!.orderNumber}`);
+      await setScopes(['inventory:self']);
       assert.equal(res.statusCode, 200, res.body);
       const order = res.json() as Order;
       assert.equal(order.products.length, 1);
@@ -94,7 +105,7 @@ describe('v1 sales order reads', () => {
       });
       assert.equal(res.statusCode, 201, res.body);
       const token = (res.json() as { access_token: string }).access_token;
-      assertV1Error(await get(token, `/v1/salesOrder/${orders.O1!.orderNumber}`), 403, /sees no sales orders/);
+      assertV1Error(await get(token, `/v1/salesOrder/${orders.O1!.orderNumber}`), 403, /needs one of the scopes: legacy, sales, sales:orders/);
       assertV1Error(await get(token, '/v1/salesOrder'), 403);
     });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createSigner } from '../../src/lib/signer.js';
-import { decodeV1Token, decodeV2Cursor, encodeCursor } from '../../src/http/pagination.js';
+import { decodeV1Token, encodeV1Token, decodeV2Cursor, encodeCursor } from '../../src/http/pagination.js';
 import { AppError } from '../../src/domain/errors.js';
 
 const signer = createSigner('unit-test-secret-0123456789abcdef0123456789');
@@ -82,13 +82,14 @@ describe('cursors', () => {
     }
   });
 
-  it('decodeV1Token: a bad one → 400 "invalid nextToken"', () => {
-    const token = encodeCursor(signer, '/v1/inventory', { ts: 'x', id: 1 });
-    assert.deepEqual(decodeV1Token(signer, '/v1/inventory', token, isPosition), { ts: 'x', id: 1 });
-    assert.throws(
-      () => decodeV1Token(signer, '/v1/listing', token, isPosition),
-      (e: unknown) => e instanceof AppError && e.status === 400 && /invalid nextToken/.test(e.message),
-    );
-    assert.throws(() => decodeV1Token(signer, '/v1/inventory', '', isPosition), /invalid nextToken/);
+  it('decodeV1Token: a bad one, another route\'s or another access token\'s → 400 "invalid nextToken"', () => {
+    const caller = { tokenId: 7 };
+    const token = encodeV1Token(signer, '/v1/inventory', caller, { ts: 'x', id: 1 });
+    assert.deepEqual(decodeV1Token(signer, '/v1/inventory', caller, token, isPosition), { ts: 'x', id: 1 });
+    const invalid = (e: unknown) => e instanceof AppError && e.status === 400 && /invalid nextToken/.test(e.message);
+    assert.throws(() => decodeV1Token(signer, '/v1/listing', caller, token, isPosition), invalid);
+    assert.throws(() => decodeV1Token(signer, '/v1/inventory', { tokenId: 8 }, token, isPosition), invalid);
+    assert.throws(() => decodeV1Token(signer, '/v1/inventory', caller, encodeCursor(signer, '/v1/inventory', { ts: 'x', id: 1 }), isPosition), invalid);
+    assert.throws(() => decodeV1Token(signer, '/v1/inventory', caller, '', isPosition), /invalid nextToken/);
   });
 });

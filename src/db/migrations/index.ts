@@ -12,6 +12,7 @@ import * as m008 from './008_listings.js';
 import * as m009 from './009_job_retention.js';
 import * as m010 from './010_storefront_fidelity.js';
 import * as m011 from './011_idempotency_effects.js';
+import * as m012 from './012_order_line_title.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '009_job_retention': m009,
   '010_storefront_fidelity': m010,
   '011_idempotency_effects': m011,
+  '012_order_line_title': m012,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

@@ -1,4 +1,5 @@
 import type { AttributeValue, AttributeValueKinds, ListingView, VariantView } from './model.js';
+import { PRICE_ATTRIBUTE_ID } from './ingestion-apply.js';
 
 /**
  * The v1 listing shape (document 2.1) rendered from the v2 view of the same listing: v1 has named fields
@@ -42,8 +43,17 @@ export const V1_ATTRIBUTE_MAP = {
   },
   /** variant productData: primary_image (else the first of images, else the listing's image); images = multiText urls */
   variantImages: { primary_image: 'primary_image', images: 'images' },
-  /** variant pricing group: moneyValue amount (or numericValue) as a number; null when the variant has none */
-  pricing: { current_selling_price: 'current_selling_price', msrp: 'msrp', map: 'map', pricing: 'pricing' },
+  /**
+   * variant pricing group, first id present: moneyValue amount (or numericValue) as a number; null when the
+   * variant has none. The service stores a variant's price as the pricing attribute `price` (ingestion, the
+   * seller's edit, the v2 views), so that is the selling price unless a v1-specific id is set.
+   */
+  pricing: {
+    current_selling_price: ['current_selling_price', PRICE_ATTRIBUTE_ID],
+    msrp: ['msrp'],
+    map: ['map'],
+    pricing: ['pricing', PRICE_ATTRIBUTE_ID],
+  },
   /** variant identifiers group, first present in this order; type is the id upper-cased. Else the catalog's. */
   identifiers: ['upc', 'ean', 'isbn', 'gtin'],
 } as const;
@@ -145,9 +155,13 @@ function renderVariant(variant: VariantView, listing: ListingView, catalog: Cata
     const value = find(own, id) ?? find(listing.productData.attributes, id);
     return value ? attributeText(value) : '';
   };
-  const price = (id: string) => {
-    const value = find(variant.pricing.attributes, id);
-    return value ? attributeNumber(value) : null;
+  const price = (ids: readonly string[]) => {
+    for (const id of ids) {
+      const value = find(variant.pricing.attributes, id);
+      const n = value ? attributeNumber(value) : null;
+      if (n !== null) return n;
+    }
+    return null;
   };
   const imagesAttr = find(own, V1_ATTRIBUTE_MAP.variantImages.images);
   const images = imagesAttr ? attributeImages(imagesAttr) : [];

@@ -30,6 +30,7 @@ export interface LineInput {
   quantity: number;
   channelLineItemId?: string | null;
   requestedTitle?: string | null;
+  title?: string | null;
   unitPrice?: Decimal;
   cost?: Decimal;
   totalWeight?: Decimal;
@@ -127,6 +128,7 @@ export function validateCreateInput(input: CreateOrderInput) {
       quantity: p.quantity,
       channel_line_item_id: p.channelLineItemId ?? null,
       requested_title: p.requestedTitle ?? null,
+      title: p.title === undefined || p.title === null || p.title === '' ? null : p.title,
       unit_price: decimalInput(`${at}.unitPrice`, p.unitPrice),
       cost: decimalInput(`${at}.cost`, p.cost),
       total_weight: decimalInput(`${at}.totalWeight`, p.totalWeight),

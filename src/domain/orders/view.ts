@@ -104,6 +104,7 @@ interface ProductInfo {
 
 function lineView(
   principal: Principal,
+  order: OrderRow,
   line: LineRow,
   routes: RouteRow[],
   product: ProductInfo | undefined,
@@ -123,7 +124,8 @@ function lineView(
     primary_image: null,
     mpn: null,
     standard_product_id: product?.standardProductId ?? null,
-    title: product?.title ?? null,
+    // The channel's own title for the line, else the catalog's (resolutions §7; blank when neither).
+    title: line.title ?? product?.title ?? null,
     // A narrowed view shows what is routed to the visible warehouses (resolutions §2).
     quantity: narrowed ? sum((r) => r.quantity) : line.quantity,
     routing_info: routes
@@ -150,7 +152,8 @@ function lineView(
     latestShipBy: line.latest_ship_by,
     earliestDeliverBy: line.earliest_deliver_by,
     latestDeliverBy: line.latest_deliver_by,
-    requestedServiceLevel: line.requested_service_level,
+    // "for the line, else for the order" (document 2.10).
+    requestedServiceLevel: line.requested_service_level ?? order.requested_service_level,
   };
 }
 
@@ -207,7 +210,7 @@ export async function orderViews(db: Db, principal: Principal, orders: OrderRow[
     const orderLines = (linesByOrder.get(o.id) ?? [])
       // A narrowed view keeps only the lines routed to the visible warehouses.
       .filter((l) => !narrowed || (routesByLine.get(l.id) ?? []).length > 0)
-      .map((l) => lineView(principal, l, routesByLine.get(l.id) ?? [], l.product_id === null ? undefined : productById.get(l.product_id), narrowed, kitComponents));
+      .map((l) => lineView(principal, o, l, routesByLine.get(l.id) ?? [], l.product_id === null ? undefined : productById.get(l.product_id), narrowed, kitComponents));
     return {
       orderNumber: String(o.id),
       status: o.status,

@@ -133,7 +133,8 @@ export const InventoryListQuery = Type.Object({
   skus: Type.Optional(
     // No length limit here: a value may still hold several comma-separated SKUs.
     Type.Array(Type.String({ pattern: NO_CONTROL_CHARACTERS }), {
-      description: 'comma-separated and/or repeated; when given, lastUpdatedTs and warehouses are ignored',
+      description:
+        "comma-separated and/or repeated (one pair of surrounding quotes, skus='A,B', is unwrapped); when given, lastUpdatedTs and warehouses are ignored",
     }),
   ),
   isCaseSensitive: Type.Optional(Type.Boolean({ description: 'match skus case-sensitively', default: true })),
@@ -143,7 +144,7 @@ export const InventoryListQuery = Type.Object({
     }),
   ),
   pageLength: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
-  nextToken: Type.Optional(Type.String({ description: 'from pagination.nextToken; overrides every other parameter' })),
+  nextToken: Type.Optional(Type.String({ description: 'from pagination.nextToken; overrides every other parameter, even an invalid one' })),
 });
 export type InventoryListQuery = Static<typeof InventoryListQuery>;
 

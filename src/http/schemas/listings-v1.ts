@@ -94,10 +94,10 @@ export const ListingListQueryV1 = Type.Object({
   lastUpdatedTs: Type.Optional(Type.String({ description: 'alias of lastUpdateTs' })),
   skus: Type.Optional(
     // No length limit here: a value may still hold several comma-separated SKUs.
-    Type.Array(Type.String({ pattern: NO_CONTROL_CHARACTERS }), { description: 'group or variant SKUs (exact), comma-separated and/or repeated' }),
+    Type.Array(Type.String({ pattern: NO_CONTROL_CHARACTERS }), { description: "group or variant SKUs (exact), comma-separated and/or repeated (one pair of surrounding quotes, skus='A,B', is unwrapped)" }),
   ),
   pageLength: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
-  nextToken: Type.Optional(Type.String({ description: 'from pagination.nextToken; overrides every other parameter' })),
+  nextToken: Type.Optional(Type.String({ description: 'from pagination.nextToken; overrides every other parameter, even an invalid one' })),
 });
 export type ListingListQueryV1 = Static<typeof ListingListQueryV1>;
 

@@ -45,6 +45,7 @@ const LineInput = Type.Object(
     quantity: Type.Integer({ minimum: 1, maximum: 1000000 }),
     channelLineItemId: Opt(IdText()),
     requestedTitle: Opt(NameText()),
+    title: Opt(NameText({ description: "the line's title; when not sent the line shows the catalog product's title" })),
     unitPrice: Opt(DecimalInput),
     cost: Opt(DecimalInput),
     totalWeight: Opt(DecimalInput),
@@ -114,7 +115,7 @@ export const SalesOrderListQuery = Type.Object({
   channelOrderIds: Type.Optional(Type.Array(Type.String(), { description: 'comma-separated and/or repeated' })),
   orderTs: Type.Optional(Type.String({ description: 'RFC 3339 with a zone; inclusive lower bound on orderTs' })),
   pageLength: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: '1..100, default 25' })),
-  nextToken: Type.Optional(Type.String({ description: 'from pagination.nextToken; overrides every other parameter' })),
+  nextToken: Type.Optional(Type.String({ description: 'from pagination.nextToken; overrides every other parameter, even an invalid one' })),
   warehouseId: Type.Optional(Type.Integer({ minimum: 1, description: 'only line items routed to that warehouse' })),
 });
 export type SalesOrderListQuery = Static<typeof SalesOrderListQuery>;

@@ -4,12 +4,13 @@ import { getInventoryRecordV1 } from '../../../domain/inventory/v1-sku-read.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { DetailedInventoryV1, SkuParams } from '../../schemas/inventory-v1.js';
+import { V1_INVENTORY_ROUTE_CONFIG } from './route-config.js';
 
 export function registerGetInventoryBySku(app: App, deps: Deps) {
   app.get(
     '/v1/inventory/:SKU',
     {
-      config: { auth: { scopes: ['inventory', 'inventory:self', 'legacy'] } },
+      config: V1_INVENTORY_ROUTE_CONFIG,
       schema: {
         tags: ['v1 inventory'],
         summary: 'Detailed inventory of a SKU',

@@ -4,16 +4,17 @@ import type { Principal } from '../../../domain/accounts/principal.js';
 import { invalidArgument } from '../../../domain/errors.js';
 import { listInventoryV1, type InventoryListFilter, type KeysetPosition } from '../../../domain/inventory/v1-list.js';
 import { decodeV1Token, v1Pagination } from '../../pagination.js';
-import { integerListParam, listParam, optionalTimestampParam } from '../../params.js';
+import { integerListParam, optionalTimestampParam, skusParam } from '../../params.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { InventoryListQuery, InventoryListV1 } from '../../schemas/inventory-v1.js';
+import { nextTokenOverridesQuery } from '../next-token.js';
+import { V1_INVENTORY_ROUTE_CONFIG } from './route-config.js';
 
 const ROUTE = '/v1/inventory';
 
-/** What a nextToken carries: the account, the filters and page length, and the keyset position. */
+/** What a nextToken carries: the filters and page length, and the keyset position (its caller is in the signature). */
 interface ListToken {
-  acct: number;
   filter: InventoryListFilter;
   pageLength: number;
   after: KeysetPosition;
@@ -27,8 +28,7 @@ function isListToken(value: unknown): value is ListToken {
   const f = t?.filter;
   const a = t?.after;
   return (
-    typeof t?.acct === 'number' &&
-    typeof t.pageLength === 'number' &&
+    typeof t?.pageLength === 'number' &&
     typeof f === 'object' &&
     f !== null &&
     typeof f.activeOnly === 'boolean' &&
@@ -44,7 +44,7 @@ function isListToken(value: unknown): value is ListToken {
 }
 
 function filterFromQuery(query: InventoryListQuery): InventoryListFilter {
-  const skus = listParam(query.skus);
+  const skus = skusParam(query.skus);
   const warehouseIds = integerListParam('warehouses', query.warehouses);
   const updatedAfter = optionalTimestampParam('lastUpdatedTs', query.lastUpdatedTs);
   if (skus.length === 0 && warehouseIds.length === 0 && updatedAfter === null) {
@@ -59,18 +59,17 @@ function filterFromQuery(query: InventoryListQuery): InventoryListFilter {
   };
 }
 
-/** A nextToken overrides every other parameter; one of another account is as invalid as a forged one. */
+/** A nextToken overrides every other parameter; one issued to another access token is as invalid as a forged one. */
 function fromToken(deps: Deps, principal: Principal, token: string): ListToken {
-  // A token issued to another caller fails the check, so it is the same 400 as a forged one.
-  const isOwn = (v: unknown): v is ListToken => isListToken(v) && v.acct === principal.accountId;
-  return decodeV1Token(deps.signer, ROUTE, token, isOwn);
+  return decodeV1Token(deps.signer, ROUTE, principal, token, isListToken);
 }
 
 export function registerListInventory(app: App, deps: Deps) {
   app.get(
     ROUTE,
     {
-      config: { auth: {} },
+      config: V1_INVENTORY_ROUTE_CONFIG,
+      preValidation: nextTokenOverridesQuery,
       schema: {
         tags: ['v1 inventory'],
         summary: 'List detailed inventory records',
@@ -82,10 +81,11 @@ export function registerListInventory(app: App, deps: Deps) {
           'the three is required. `activeOnly=true` keeps active products only. Ordered by last inventory change, ' +
           'then by product; a SKU changed while you page may appear again, never be skipped.\n\n' +
           'Paging: `pageLength` 1..100 (default 25). `pagination.nextToken` is the absolute URL of the next page ' +
-          '(GET it unchanged; its token overrides every other parameter), "" on the last page. An unknown ' +
+          '(GET it unchanged with the same access token; its token overrides every other parameter, even an invalid ' +
+          'one), "" on the last page; another access token gets 400 invalid nextToken. An unknown ' +
           'warehouse id is a 400. A token whose inventory scope is inventory:self sees only its mapped warehouses.',
         querystring: InventoryListQuery,
-        response: v1Responses({ 200: InventoryListV1 }, [400, 401, 429]),
+        response: v1Responses({ 200: InventoryListV1 }, [400, 401, 403, 429]),
       },
     },
     async (request) => {
@@ -94,12 +94,12 @@ export function registerListInventory(app: App, deps: Deps) {
       const state =
         query.nextToken !== undefined && query.nextToken !== ''
           ? fromToken(deps, principal, query.nextToken)
-          : { acct: principal.accountId, filter: filterFromQuery(query), pageLength: query.pageLength ?? 25, after: null };
+          : { filter: filterFromQuery(query), pageLength: query.pageLength ?? 25, after: null };
       const page = await listInventoryV1(deps.db.db, principal, state.filter, state.after, state.pageLength);
       const next: ListToken | null = page.next
-        ? { acct: principal.accountId, filter: state.filter, pageLength: state.pageLength, after: page.next }
+        ? { filter: state.filter, pageLength: state.pageLength, after: page.next }
         : null;
-      return { results: page.records, errors: page.errors, pagination: v1Pagination(request, deps.signer, deps.config.publicBaseUrl, ROUTE, next) };
+      return { results: page.records, errors: page.errors, pagination: v1Pagination(request, deps.signer, deps.config.publicBaseUrl, ROUTE, principal, next) };
     },
   );
 }

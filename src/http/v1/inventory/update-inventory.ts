@@ -11,12 +11,13 @@ import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { InventoryUpdateResultV1, InventoryUpdateV1 } from '../../schemas/inventory-v1.js';
 import { planInventoryUpdate } from './update-body.js';
+import { V1_INVENTORY_ROUTE_CONFIG } from './route-config.js';
 
 export function registerUpdateInventory(app: App, deps: Deps) {
   app.post(
     '/v1/inventory',
     {
-      config: { auth: {} },
+      config: V1_INVENTORY_ROUTE_CONFIG,
       schema: {
         tags: ['v1 inventory'],
         summary: 'Update inventory (up to 50 items)',
@@ -35,7 +36,7 @@ export function registerUpdateInventory(app: App, deps: Deps) {
           'changes nothing for it. Unknown SKUs are created with the identifiers given. `errorMessage` is "" on ' +
           'success.',
         body: InventoryUpdateV1,
-        response: v1Responses({ 200: InventoryUpdateResultV1 }, [400, 401, 409, 413, 429]),
+        response: v1Responses({ 200: InventoryUpdateResultV1 }, [400, 401, 403, 409, 413, 429]),
       },
     },
     async (request) => {

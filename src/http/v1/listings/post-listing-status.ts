@@ -13,6 +13,7 @@ import {
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { MAX_V1_STATUSES, V1ListingStatusBody, V1ListingStatusResponse, type V1StatusEntry } from '../../schemas/submissions.js';
+import { V1_LISTING_ROUTE_CONFIG } from './route-config.js';
 
 const text = (raw: unknown) => (typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '');
 
@@ -39,7 +40,7 @@ export function registerV1ListingStatus(app: App, deps: Deps) {
   app.post(
     '/v1/listing/status',
     {
-      config: { auth: {} },
+      config: V1_LISTING_ROUTE_CONFIG,
       schema: {
         tags: ['v1 listings'],
         summary: "Report listings' status on the channel",

@@ -5,12 +5,13 @@ import { acceptOrder } from '../../../domain/orders/order-actions.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { OrderNumberParams, SalesOrderV1 } from '../../schemas/sales-orders-v1.js';
+import { V1_SALES_ORDER_ROUTE_CONFIG } from './route-config.js';
 
 export function registerAcceptOrder(app: App, deps: Deps) {
   app.post(
     '/v1/salesOrder/accept/:orderNumber',
     {
-      config: { auth: {} },
+      config: V1_SALES_ORDER_ROUTE_CONFIG,
       schema: {
         tags: ['v1 sales orders'],
         summary: 'Accept a sales order',

@@ -8,6 +8,7 @@ import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { OrderNumberParams, SalesOrderV1 } from '../../schemas/sales-orders-v1.js';
 import { fulfillmentPort } from '../../../domain/fulfillment/port.js';
+import { V1_SALES_ORDER_ROUTE_CONFIG } from './route-config.js';
 
 const CancelOrderBody = Type.Object({
   cancellationReason: Type.String({
@@ -32,7 +33,7 @@ export function registerCancelOrder(app: App, deps: Deps) {
   app.post(
     '/v1/salesOrder/cancel/:orderNumber',
     {
-      config: { auth: {} },
+      config: V1_SALES_ORDER_ROUTE_CONFIG,
       schema: {
         tags: ['v1 sales orders'],
         summary: 'Cancel a sales order, whole or by line',

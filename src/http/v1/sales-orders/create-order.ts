@@ -6,12 +6,13 @@ import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { CreateSalesOrderBody, SalesOrderV1 } from '../../schemas/sales-orders-v1.js';
 import { fulfillmentPort } from '../../../domain/fulfillment/port.js';
+import { V1_SALES_ORDER_ROUTE_CONFIG } from './route-config.js';
 
 export function registerCreateOrder(app: App, deps: Deps) {
   app.post(
     '/v1/salesOrder',
     {
-      config: { auth: {} },
+      config: V1_SALES_ORDER_ROUTE_CONFIG,
       schema: {
         tags: ['v1 sales orders'],
         summary: 'Create a sales order',
@@ -27,7 +28,9 @@ export function registerCreateOrder(app: App, deps: Deps) {
           'reserves stock and is routed: the warehouse with the most available units (ties: lowest id), else ' +
           'split by descending availability, any remainder backordered at the default warehouse (lowest-id ' +
           'warehouse that is not channel-fulfilled). Channel-fulfilled warehouses are used only for fba or ' +
-          'channelWillFulfill orders. An unknown SKU keeps `requestedSku` with `sku` null and is not routed.',
+          'channelWillFulfill orders. An unknown SKU keeps `requestedSku` with `sku` null and is not routed. A ' +
+          'line without `requestedServiceLevel` shows the order\'s; a line without `title` shows the catalog ' +
+          'product\'s title.',
         body: CreateSalesOrderBody,
         response: v1Responses({ 200: SalesOrderV1 }, [400, 401, 403, 409, 413, 429]),
       },

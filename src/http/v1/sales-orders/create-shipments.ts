@@ -6,6 +6,7 @@ import { recordV1Shipments, shippedOrderViews } from '../../../domain/orders/pac
 import { principalOf } from '../../plugins/auth.js';
 import { IdText, NameText, Nullable, Sku, v1Responses } from '../../schemas/common.js';
 import { SalesOrderV1 } from '../../schemas/sales-orders-v1.js';
+import { V1_SALES_ORDER_ROUTE_CONFIG } from './route-config.js';
 
 const DecimalInput = Type.Union([Type.Number(), Type.String({ pattern: '^-?\\d+(\\.\\d+)?$' })]);
 const Opt = <T extends Parameters<typeof Nullable>[0]>(schema: T) => Type.Optional(Nullable(schema));
@@ -50,7 +51,7 @@ export function registerCreateShipments(app: App, deps: Deps) {
   app.post(
     '/v1/salesOrder/shipments',
     {
-      config: { auth: {} },
+      config: V1_SALES_ORDER_ROUTE_CONFIG,
       schema: {
         tags: ['v1 sales orders'],
         summary: 'Record shipped packages',

@@ -4,12 +4,13 @@ import { getSalesOrder } from '../../../domain/orders/order-actions.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { OrderNumberParams, SalesOrderV1 } from '../../schemas/sales-orders-v1.js';
+import { V1_SALES_ORDER_ROUTE_CONFIG } from './route-config.js';
 
 export function registerGetOrder(app: App, deps: Deps) {
   app.get(
     '/v1/salesOrder/:orderNumber',
     {
-      config: { auth: {} },
+      config: V1_SALES_ORDER_ROUTE_CONFIG,
       schema: {
         tags: ['v1 sales orders'],
         summary: 'Get a sales order',

@@ -9,13 +9,14 @@ import { listParam, optionalTimestampParam } from '../../params.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { SalesOrderListQuery, SalesOrderListV1 } from '../../schemas/sales-orders-v1.js';
+import { nextTokenOverridesQuery } from '../next-token.js';
+import { V1_SALES_ORDER_ROUTE_CONFIG } from './route-config.js';
 
 const ROUTE = '/v1/salesOrder';
 const DEFAULT_PAGE_LENGTH = 25;
 
-/** What a nextToken carries: the account, the filters and page length, and the keyset position. */
+/** What a nextToken carries: the filters and page length, and the keyset position (its caller is in the signature). */
 interface ListToken {
-  acct: number;
   filter: OrderListFilter;
   pageLength: number;
   after: OrderKeyset;
@@ -29,8 +30,7 @@ function isListToken(value: unknown): value is ListToken {
   const f = t?.filter;
   const a = t?.after;
   return (
-    typeof t?.acct === 'number' &&
-    typeof t.pageLength === 'number' &&
+    typeof t?.pageLength === 'number' &&
     typeof f === 'object' &&
     f !== null &&
     isStringOrNull(f.updatedFrom) &&
@@ -71,22 +71,17 @@ function filterFromQuery(query: SalesOrderListQuery, now: Date): OrderListFilter
   };
 }
 
-/** A nextToken overrides every other parameter; one of another account is as invalid as a forged one. */
+/** A nextToken overrides every other parameter; one issued to another access token is as invalid as a forged one. */
 function fromToken(deps: Deps, principal: Principal, token: string): ListToken {
-  // A token issued to another caller fails the check, so it is the same 400 as a forged one.
-  const isOwn = (v: unknown): v is ListToken => isListToken(v) && v.acct === principal.accountId;
-  return decodeV1Token(deps.signer, ROUTE, token, isOwn);
+  return decodeV1Token(deps.signer, ROUTE, principal, token, isListToken);
 }
 
 export function registerListOrders(app: App, deps: Deps) {
   app.get(
     ROUTE,
     {
-      config: {
-        auth: {
-          scopes: ['legacy', 'sales', 'sales:orders', 'sales:orders:fulfillment:self', 'sales:orders:inventory:self', 'sales:orders:self'],
-        },
-      },
+      config: V1_SALES_ORDER_ROUTE_CONFIG,
+      preValidation: nextTokenOverridesQuery,
       schema: {
         tags: ['v1 sales orders'],
         summary: 'List sales orders',
@@ -99,7 +94,8 @@ export function registerListOrders(app: App, deps: Deps) {
           'storefront token with sales:orders:self sees its own orders; a fulfillment/inventory :self token the ' +
           'orders routed to its warehouses, narrowed to them.\n\n' +
           'Paging: `pageLength` 1..100 (default 25); `pagination.nextToken` is the absolute URL of the next page ' +
-          '(GET it unchanged; it overrides every other parameter), "" on the last page. An order updated while you ' +
+          '(GET it unchanged with the same access token; it overrides every other parameter, even an invalid one), "" on the ' +
+          'last page; another access token gets 400 invalid nextToken. An order updated while you ' +
           'page may appear again, never be skipped.',
         querystring: SalesOrderListQuery,
         response: v1Responses({ 200: SalesOrderListV1 }, [400, 401, 403, 429]),
@@ -112,16 +108,15 @@ export function registerListOrders(app: App, deps: Deps) {
         query.nextToken !== undefined && query.nextToken !== ''
           ? fromToken(deps, principal, query.nextToken)
           : {
-              acct: principal.accountId,
               filter: filterFromQuery(query, deps.clock.now()),
               pageLength: query.pageLength ?? DEFAULT_PAGE_LENGTH,
               after: null,
             };
       const page = await listSalesOrders(deps.db.db, principal, state.filter, state.after, state.pageLength);
       const next: ListToken | null = page.next
-        ? { acct: principal.accountId, filter: state.filter, pageLength: state.pageLength, after: page.next }
+        ? { filter: state.filter, pageLength: state.pageLength, after: page.next }
         : null;
-      return { results: page.results, pagination: v1Pagination(request, deps.signer, deps.config.publicBaseUrl, ROUTE, next) };
+      return { results: page.results, pagination: v1Pagination(request, deps.signer, deps.config.publicBaseUrl, ROUTE, principal, next) };
     },
   );
 }
