@@ -62,7 +62,7 @@ describe('v1 bodyless POSTs with an empty body', () => {
     }
   });
 
-  it('a non-empty body of a type no route reads is still refused (400), and changes nothing', async () => {
+  it('a non-empty body of a type no route reads is still refused (415), and changes nothing', async () => {
     const order = await fresh();
     const res = await t.app.inject({
       method: 'POST',
@@ -70,7 +70,7 @@ describe('v1 bodyless POSTs with an empty body', () => {
       headers: { ...bearer(seed.channel.token), 'content-type': 'application/xml' },
       payload: '<accept/>',
     });
-    assertV1Error(res, 400, /Content-Type/);
+    assertV1Error(res, 415, /Content-Type/);
     const row = await t.deps.db.db.selectFrom('sales_orders').select('accepted_ts').where('id', '=', Number(order.orderNumber)).executeTakeFirstOrThrow();
     assert.equal(row.accepted_ts, null);
   });

@@ -168,9 +168,6 @@ export function toAppError(error: unknown): { appError: AppError; internal: bool
   if (fe?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (error instanceof SyntaxError && status === 400)) {
     return { appError: new AppError('INVALID_ARGUMENT', `malformed JSON body: ${fe.message}`), internal: false };
   }
-  if (fe?.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-    return { appError: new AppError('INVALID_ARGUMENT', 'the JSON body is empty'), internal: false };
-  }
   if (fe?.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return {
       appError: new AppError('UNSUPPORTED_MEDIA_TYPE', 'unsupported Content-Type for this route (JSON routes take application/json)'),
