@@ -119,7 +119,7 @@ describe('v2 storefront taxonomy', () => {
       [{ productType: { displayName: 'No id' } }, /productType\.productTypeId: is required/],
       [{ displayName: 'No id, bare' }, /productTypeId: is required/],
       [{ productType: { productTypeId: '  ' } }, /productTypeId: must not be empty/],
-      [{ productType: { productTypeId: 'x'.repeat(257) } }, /at most 256/],
+      [{ productType: { productTypeId: 'x'.repeat(256) } }, /at most 255/],
       [{ productType: { productTypeId: 5 } }, /productType\.productTypeId/],
       [{ productType: { productTypeId: 'ok', description: ['list'] } }, /productType\.description/],
     ];

@@ -33,8 +33,8 @@ export const SPEC_USAGES = ['USAGE_UNSPECIFIED', 'USAGE_AVAILABLE', 'USAGE_REQUI
 
 export type SpecType = (typeof SPEC_TYPES)[number];
 
-/** Ids of product types and attribute specs: what a channel uses as a key, never an essay. */
-export const MAX_ID_LENGTH = 256;
+/** Ids of product types and attribute specs: the id limit of resolutions §7 (255 characters). */
+export const MAX_ID_LENGTH = 255;
 /** Entries of one list (validValues, examples…) and keys of one map (objectSpec…). */
 export const MAX_LIST_ITEMS = 10_000;
 export const MAX_MAP_KEYS = 1_000;

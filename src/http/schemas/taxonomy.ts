@@ -11,7 +11,7 @@ import { ProtoEnum, ProtoEnumValue } from './proto-enum.js';
  * field, so the schemas here otherwise only describe and catch wrong JSON types.
  */
 
-const ID_PATTERN_DOC = 'non-empty, at most 256 characters';
+const ID_PATTERN_DOC = 'non-empty, at most 255 characters';
 
 export const ProductTypeV2 = Type.Object({
   productTypeId: Type.String({ description: 'the channel\'s id of the product type' }),
