@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { createTestApp, withSchemaLock, type TestApp } from '../helpers/app.js';
+import { logSink } from '../helpers/log-sink.js';
 import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 
 function assertV1Error(res: LightMyRequestResponse, status: number): { errorCode: number; errorMessages: string[]; referenceId: string; errorMessage?: string } {
@@ -184,13 +184,7 @@ describe('error bodies (resolutions §0)', () => {
 });
 
 describe('a 500 never leaks internals', () => {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
+  const { lines, sink } = logSink();
   let t: TestApp;
   let seed: SeededAccount;
   // On PostgreSQL, under the lock that keeps parallel migrations from introspecting a table mid-rename.

@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { redactUrl } from '../../src/lib/log-redaction.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { logSink } from '../helpers/log-sink.js';
 import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 
 /** Credentials sent in a query string (where the service never reads them) must not reach the log. */
 describe('credentials in query strings are redacted from the log', () => {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
+  const { lines, sink } = logSink();
   let t: TestApp;
   let seed: SeededAccount;
   before(async () => {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { createAccount } from '../../src/domain/accounts/accounts.js';
@@ -12,6 +11,7 @@ import { withTx } from '../../src/db/tx.js';
 import { manualClock } from '../../src/lib/clock.js';
 import { sha256Hex } from '../../src/lib/crypto.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { logSink } from '../helpers/log-sink.js';
 import { REDIRECT_URI } from '../helpers/fixtures.js';
 
 const TOKEN_FORMAT = /^mcs_[A-Za-z0-9_-]{43}$/;
@@ -375,13 +375,7 @@ describe('POST /v1/token', () => {
 });
 
 describe('POST /v1/token never logs credentials', () => {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
+  const { lines, sink } = logSink();
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ logDestination: sink });
