@@ -34,6 +34,12 @@ export async function registerDocs(app: App, deps: Deps): Promise<void> {
       ].filter(Boolean);
       schema.description = [schema.description, needs.join(' ')].filter(Boolean).join('\n\n');
     }
+    // A route that reads a body also refuses one of another type (415), with the same error body as its 400.
+    const responses = schema.response as Record<string, unknown> | undefined;
+    if (schema.body && responses?.['400'] && !responses['415']) {
+      const description = 'the body has a Content-Type this route does not take (JSON routes take application/json)';
+      schema.response = { ...responses, 415: { ...(responses['400'] as object), description } };
+    }
     route.schema = schema;
   });
   await app.register(swagger, {

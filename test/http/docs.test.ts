@@ -38,4 +38,24 @@ describe('/docs and /openapi.json', () => {
       assert.doesNotMatch(csp, /upgrade-insecure-requests/i, url);
     }
   });
+
+  it('lists 503 on every partner operation, and 415 on those that read a body, in the version\'s error body', async () => {
+    type Op = { requestBody?: unknown; responses: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }> };
+    const doc = (await t.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Op>> };
+    let checked = 0;
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      if (!/^\/v[12]\//.test(path) || path === '/v1/token') continue;
+      for (const [method, op] of Object.entries(operations)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        assert.ok(op.responses['503'], `${where} lists 503`);
+        assert.match(op.responses['503'].description ?? '', /Retry-After/, where);
+        if (op.requestBody) {
+          assert.ok(op.responses['415'], `${where} lists 415`);
+          assert.deepEqual(op.responses['415'].content, op.responses['400']?.content, `${where}: 415 has the 400's error body`);
+        }
+        checked++;
+      }
+    }
+    assert.ok(checked > 50, `${checked} partner operations checked`);
+  });
 });

@@ -74,6 +74,9 @@ const V2_DESCRIPTIONS: Record<number, string> = {
   429: 'RESOURCE_EXHAUSTED (8); see Retry-After',
 };
 
+// Any route that reads or writes the database can answer it (resolutions §7 "Operation").
+const UNAVAILABLE_DESCRIPTION = 'the database is unreachable for now; retry after the Retry-After header\'s seconds';
+
 type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429;
 const DEFAULT_ERRORS: ErrorStatus[] = [400, 401, 403, 429];
 
@@ -82,6 +85,7 @@ export function v1Responses(success: Record<number, TSchema>, errors: ErrorStatu
   const out: Record<number, TSchema> = { ...success };
   for (const status of errors) out[status] = Type.Ref(V1Error, { description: V1_DESCRIPTIONS[status] });
   out[500] = Type.Ref(V1Error, { description: 'service error' });
+  out[503] = Type.Ref(V1Error, { description: UNAVAILABLE_DESCRIPTION });
   return out;
 }
 
@@ -89,6 +93,7 @@ export function v2Responses(success: Record<number, TSchema>, errors: ErrorStatu
   const out: Record<number, TSchema> = { ...success };
   for (const status of errors) out[status] = Type.Ref(V2Error, { description: V2_DESCRIPTIONS[status] });
   out[500] = Type.Ref(V2Error, { description: 'INTERNAL (13)' });
+  out[503] = Type.Ref(V2Error, { description: `UNAVAILABLE (14): ${UNAVAILABLE_DESCRIPTION}` });
   return out;
 }
 
