@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
+import { adminHeaders, createListingViaAdmin, sampleListing } from '../helpers/listings.js';
 
 /**
  * String limits (resolutions §7, issue 8 item 9): SKU 1–255 characters without control characters, other
@@ -150,5 +151,49 @@ describe('string limits and UTF-8', () => {
       products: [{ SKU: 'TASSE-☕-Ü', warehouseId: seed.warehouses.main, quantity: 1 }],
     });
     assert.equal(ok.statusCode, 200, ok.body);
+  });
+
+  it('listing attribute values: free text over 64 KiB, an id or units over 255 are a 400 naming the field; nothing changes', async () => {
+    const listing = await createListingViaAdmin(t, seed, sampleListing('LIMITS-GROUP', ['LIMITS-V1']));
+    const patch = (attributes: unknown[]) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/admin/accounts/${seed.accountId}/listings/${listing.id}`,
+        headers: adminHeaders,
+        payload: { productData: { attributes } },
+      });
+    const cases: [unknown, RegExp][] = [
+      [{ id: 'description', textValue: 'd'.repeat(64 * 1024 + 1) }, /textValue: must be at most 65536 characters/],
+      [{ id: 'bullets', multiTextValue: { values: ['ok', 'b'.repeat(64 * 1024 + 1)] } }, /values\[1\]: must be at most 65536 characters/],
+      [{ id: 'a'.repeat(256), textValue: 'x' }, /id: must be at most 255 characters/],
+      [{ id: 'weight', numericWithUnitsValue: { numeric: 1, units: 'u'.repeat(256) } }, /units: must be at most 255 characters/],
+    ];
+    for (const [attribute, pattern] of cases) {
+      const res = await patch([attribute]);
+      assert.equal(res.statusCode, 400, res.body);
+      assert.match((res.json() as { errorMessages: string[] }).errorMessages.join('; '), pattern);
+    }
+    const read = await t.app.inject({ url: `/admin/accounts/${seed.accountId}/listings/${listing.id}`, headers: adminHeaders });
+    assert.deepEqual(read.json().productData.attributes, listing.productData.attributes, 'nothing changed');
+    // Exactly at the limits is accepted (characters, not bytes: "é" counts once).
+    const ok = await patch([{ id: 'description', textValue: 'é'.repeat(64 * 1024) }]);
+    assert.equal(ok.statusCode, 200, ok.body.slice(0, 300));
+  });
+
+  it('ingestion: an attribute text value over 64 KiB is a 400 INVALID_ARGUMENT and nothing is stored', async () => {
+    const v2 = (url: string, payload: unknown) =>
+      t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${seed.channel.token}` }, payload: payload as object });
+    const begin = await v2('/v2/storefront/listing/ingestion/begin', { expectedNumListings: '1', autoApplyIngestionPlan: false });
+    assert.equal(begin.statusCode, 200, begin.body);
+    const res = await v2('/v2/storefront/listing/ingestion/request', {
+      id: 'ING-LIMITS',
+      productTypeId: 'pt-1',
+      attributes: [{ id: 'title', textValue: 't'.repeat(64 * 1024 + 1) }],
+      variants: [{ sku: 'ING-LIMITS-1', price: { currencyCode: 'USD', units: '1', nanos: 0 }, attributes: [] }],
+    });
+    const { message } = v2Violations(res);
+    assert.match(message, /textValue: must be at most 65536 characters/);
+    const stored = await t.deps.db.db.selectFrom('ingestion_listings').select('account_id').where('account_id', '=', seed.accountId).execute();
+    assert.equal(stored.length, 0);
   });
 });

@@ -1,4 +1,5 @@
 import { invalidField } from '../errors.js';
+import { longerThan, MAX_FREE_TEXT_LENGTH, MAX_ID_LENGTH } from '../text-limits.js';
 import { VALUE_KINDS, type AttributeInput, type AttributeValueKinds } from './model.js';
 
 /**
@@ -45,8 +46,10 @@ function finite(path: string, value: unknown): number {
   return value;
 }
 
-function text(path: string, value: unknown): string {
+/** A text value: free text (64 KiB), or an id-like value such as units (255), resolutions §7. */
+function text(path: string, value: unknown, max = MAX_FREE_TEXT_LENGTH): string {
   if (typeof value !== 'string') fail(path, 'must be a string');
+  if (longerThan(value, max)) fail(path, `must be at most ${max} characters`);
   return value;
 }
 
@@ -67,7 +70,7 @@ export function checkValueKinds(path: string, o: Json, depth = 0): AttributeValu
       return { numericValue: finite(at, raw) };
     case 'numericWithUnitsValue': {
       if (!isObject(raw)) return fail(at, 'must be an object {numeric, units}');
-      return { numericWithUnitsValue: { numeric: finite(`${at}.numeric`, raw['numeric']), units: text(`${at}.units`, raw['units'] ?? '') } };
+      return { numericWithUnitsValue: { numeric: finite(`${at}.numeric`, raw['numeric']), units: text(`${at}.units`, raw['units'] ?? '', MAX_ID_LENGTH) } };
     }
     case 'multiTextValue': {
       const values = isObject(raw) ? raw['values'] : undefined;
@@ -90,6 +93,7 @@ export function checkValueKinds(path: string, o: Json, depth = 0): AttributeValu
             if (!isObject(props)) return fail(`${at}.items[${i}].properties`, 'must be an object of value kinds');
             const properties: Record<string, AttributeValueKinds> = {};
             for (const [key, value] of Object.entries(props)) {
+              if (longerThan(key, MAX_ID_LENGTH)) fail(`${at}.items[${i}].properties`, `a property name is longer than ${MAX_ID_LENGTH} characters`);
               if (!isObject(value)) fail(`${at}.items[${i}].properties.${key}`, 'must be an object holding one value kind');
               properties[key] = checkValueKinds(`${at}.items[${i}].properties.${key}`, value, depth + 1);
             }
@@ -115,6 +119,7 @@ export function checkAttributeInputs(path: string, attrs: unknown): AttributeInp
     if (!isObject(a)) fail(at, 'must be an object');
     const id = a['id'];
     if (typeof id !== 'string' || id.trim() === '') fail(`${at}.id`, 'must be a non-empty string');
+    if (longerThan(id, MAX_ID_LENGTH)) fail(`${at}.id`, `must be at most ${MAX_ID_LENGTH} characters`);
     if (seen.has(id)) fail(`${at}.id`, `attribute "${id}" appears twice`);
     seen.add(id);
     return { id, ...checkValueKinds(at, a) };

@@ -4,6 +4,7 @@
  * Pure functions: nothing here touches the database.
  */
 import { invalidField } from '../errors.js';
+import { longerThan, MAX_SKU_LENGTH } from '../text-limits.js';
 import { MAX_VARIANTS_PER_LISTING } from './listing-input.js';
 import type { AttributeInput } from './model.js';
 import { checkAttributeInputs } from './attributes.js';
@@ -50,7 +51,6 @@ export interface IngestionVariant {
 }
 
 /** As for listing and variant SKUs the seller creates (listing-input.ts). */
-export const MAX_SKU_LENGTH = 255;
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -105,7 +105,7 @@ function normalisePrice(raw: IngestionPriceBody | null | undefined, path: string
 export function normaliseIngestionListing(body: IngestionListingBody): IngestionListing {
   const id = body.id ?? '';
   if (id.trim() === '') throw invalidField('id', 'is required (the partner\'s own listing id)');
-  if (id.length > MAX_SKU_LENGTH) throw invalidField('id', `must be at most ${MAX_SKU_LENGTH} characters (it becomes the listing SKU)`);
+  if (longerThan(id, MAX_SKU_LENGTH)) throw invalidField('id', `must be at most ${MAX_SKU_LENGTH} characters (it becomes the listing SKU)`);
   const variantsIn = body.variants ?? [];
   if (variantsIn.length === 0) throw invalidField('variants', 'must have at least one variant');
   if (variantsIn.length > MAX_VARIANTS_PER_LISTING) throw invalidField('variants', `must list at most ${MAX_VARIANTS_PER_LISTING} variants`);
@@ -114,7 +114,7 @@ export function normaliseIngestionListing(body: IngestionListingBody): Ingestion
     const path = `variants[${i}]`;
     const sku = v.sku ?? '';
     if (sku.trim() === '') throw invalidField(`${path}.sku`, 'is required');
-    if (sku.length > MAX_SKU_LENGTH) throw invalidField(`${path}.sku`, `must be at most ${MAX_SKU_LENGTH} characters`);
+    if (longerThan(sku, MAX_SKU_LENGTH)) throw invalidField(`${path}.sku`, `must be at most ${MAX_SKU_LENGTH} characters`);
     if (seen.has(sku)) throw invalidField(`${path}.sku`, `"${sku}" appears twice in this listing`);
     seen.add(sku);
     return { sku, price: normalisePrice(v.price, `${path}.price`), attributes: normaliseAttributes(v.attributes, `${path}.attributes`) };

@@ -1,4 +1,5 @@
 import { Type, type StringOptions, type TSchema } from '@sinclair/typebox';
+import { MAX_FREE_TEXT_LENGTH, MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_SKU_LENGTH } from '../../domain/text-limits.js';
 
 /** v1 error body (document 7.1, resolutions §0). */
 export const V1Error = Type.Object(
@@ -113,14 +114,10 @@ export const V1Pagination = Type.Object({
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /**
- * String limits (resolutions §7): a SKU is 1 to 255 characters without control characters; other ids at
- * most 255; names and titles 1,000; free text 64 KiB. Over a limit the request is a 400 naming the field
- * (src/http/validation.ts) and nothing is stored. Lengths count characters (Unicode code points).
+ * String limits (resolutions §7, src/domain/text-limits.ts) as schema types. Over a limit the request is a
+ * 400 naming the field (src/http/validation.ts) and nothing is stored.
  */
-export const MAX_SKU_LENGTH = 255;
-export const MAX_ID_LENGTH = 255;
-export const MAX_NAME_LENGTH = 1000;
-export const MAX_FREE_TEXT_LENGTH = 64 * 1024;
+export { MAX_FREE_TEXT_LENGTH, MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_SKU_LENGTH };
 /** No C0 or C1 control character and no DEL anywhere in the value (the error renderer names this rule). */
 export const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
 
