@@ -214,9 +214,9 @@ describe('operator API: background jobs', () => {
       paths: Record<string, Record<string, { tags: string[]; responses: Record<string, unknown> }>>;
     };
     const statuses = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses).sort();
-    assert.deepEqual(statuses('/admin/jobs', 'get'), ['200', '400', '401', '500']);
-    assert.deepEqual(statuses('/admin/jobs/{jobId}', 'get'), ['200', '400', '401', '404', '500']);
-    assert.deepEqual(statuses('/admin/jobs/{jobId}/retry', 'post'), ['200', '400', '401', '404', '409', '500']);
+    assert.deepEqual(statuses('/admin/jobs', 'get'), ['200', '400', '401', '500', '503']);
+    assert.deepEqual(statuses('/admin/jobs/{jobId}', 'get'), ['200', '400', '401', '404', '500', '503']);
+    assert.deepEqual(statuses('/admin/jobs/{jobId}/retry', 'post'), ['200', '400', '401', '404', '409', '500', '503']);
     assert.deepEqual(doc.paths['/admin/jobs']!.get!.tags, ['admin']);
   });
 });
