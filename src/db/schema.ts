@@ -19,6 +19,15 @@ export interface WarehousesTable {
   created_at: string;
 }
 
+export interface CustomStoresTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  /** 1 for the account's one default store. */
+  is_default: number;
+  created_at: string;
+}
+
 export interface AppsTable {
   id: Generated<number>;
   name: string;
@@ -665,6 +674,7 @@ export interface IngestionListingsTable {
 export interface Database {
   accounts: AccountsTable;
   warehouses: WarehousesTable;
+  custom_stores: CustomStoresTable;
   apps: AppsTable;
   installations: InstallationsTable;
   warehouse_mappings: WarehouseMappingsTable;

@@ -13,6 +13,7 @@ import * as m009 from './009_job_retention.js';
 import * as m010 from './010_storefront_fidelity.js';
 import * as m011 from './011_idempotency_effects.js';
 import * as m012 from './012_order_line_title.js';
+import * as m013 from './013_custom_stores.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '010_storefront_fidelity': m010,
   '011_idempotency_effects': m011,
   '012_order_line_title': m012,
+  '013_custom_stores': m013,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

@@ -2,6 +2,7 @@ import type { Db } from '../../db/tx.js';
 import { invalidField, notFound } from '../errors.js';
 import { issueAdHocToken } from './oauth.js';
 import { SCOPES, type Scope } from './principal.js';
+import { createDefaultCustomStore } from './custom-stores.js';
 
 export interface AccountView {
   accountId: number;
@@ -30,6 +31,7 @@ export async function createAccount(db: Db, input: { name: string }, now: Date):
     .values({ name, created_at: now.toISOString() })
     .returning(['id', 'name'])
     .executeTakeFirstOrThrow();
+  await createDefaultCustomStore(db, row.id, now);
   return { accountId: row.id, name: row.name };
 }
 

@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
+import { findCustomStore } from '../accounts/custom-stores.js';
 import { listAccountWarehouses } from '../accounts/warehouses.js';
 import { invalidArgument, invalidField, permissionDenied } from '../errors.js';
 import { standardServiceLevelFor } from './model.js';
@@ -23,9 +24,15 @@ export interface CreateOrderResult {
   order: SalesOrderV1;
 }
 
-/** Who sends the order: a storefront (channel from its installation) or a seller (channel from the body). */
+/**
+ * Who sends the order: a storefront (channel from its installation), or a seller, into one of its custom
+ * stores (integrationId) or under a channel named in the body.
+ */
 async function channelOf(tx: Tx, principal: Principal, input: CreateOrderInput) {
   if (principal.storefrontId !== null) {
+    if (input.integrationId !== undefined && input.integrationId !== null) {
+      throw invalidField('integrationId', 'names a custom store: only seller tokens create orders in one (a storefront token creates its own)');
+    }
     const storefront = await tx
       .selectFrom('installations')
       .select('storefront_name')
@@ -41,6 +48,11 @@ async function channelOf(tx: Tx, principal: Principal, input: CreateOrderInput) 
   }
   if (principal.kind !== 'SELLER') {
     throw permissionDenied('sales orders are created by a sales-channel (storefront) token or a seller token');
+  }
+  if (input.integrationId !== undefined && input.integrationId !== null) {
+    // A custom store (document 2.6): its name is the channel, and channelOrderId is unique per store.
+    const store = await findCustomStore(tx, principal.accountId, input.integrationId);
+    return { storefrontId: null, channelKey: `cs:${store.integrationId}`, channel: store.name, channelLabel: input.channelLabel ?? store.name };
   }
   const channel = input.channel?.trim() ?? '';
   if (channel === '') throw invalidField('channel', 'is required when a seller token creates an order');

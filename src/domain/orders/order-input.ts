@@ -51,6 +51,8 @@ export interface CreateOrderInput {
   status?: 'PENDING' | 'PENDING_PAYMENT';
   channel?: string;
   channelLabel?: string | null;
+  /** A custom store of the seller's (document 2.6); seller tokens only. */
+  integrationId?: number | null;
   channelOrderReferenceNumber?: string | null;
   customer_notes?: string | null;
   marketplaceId?: string | null;

@@ -4,6 +4,7 @@ import { registerAdminAlertRoutes } from './alerts/index.js';
 import { registerCreateAccount } from './create-account.js';
 import { registerCreateToken } from './create-token.js';
 import { registerCreateWarehouse } from './create-warehouse.js';
+import { registerAdminCustomStoreRoutes } from './custom-stores/index.js';
 import { registerGetAccount } from './get-account.js';
 import { registerGetApp } from './get-app.js';
 import { registerInstallApp } from './install-app.js';
@@ -31,6 +32,7 @@ export function registerAdminRoutes(app: App, deps: Deps): void {
   registerGetAccount(app, deps);
   registerCreateWarehouse(app, deps);
   registerListWarehouses(app, deps);
+  registerAdminCustomStoreRoutes(app, deps);
   registerRegisterApp(app, deps);
   registerGetApp(app, deps);
   registerRotateAppSecrets(app, deps);

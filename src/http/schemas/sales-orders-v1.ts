@@ -69,6 +69,13 @@ export const CreateSalesOrderBody = Type.Object(
     status: Type.Optional(stringEnum(['PENDING', 'PENDING_PAYMENT'] as const, 'default PENDING')),
     channel: Type.Optional(NameText({ description: 'seller tokens only (a storefront token uses its own)' })),
     channelLabel: Opt(NameText({ description: 'seller tokens only' })),
+    integrationId: Opt(
+      Type.Integer({
+        minimum: 1,
+        maximum: 2147483647,
+        description: 'seller tokens only: the custom store (GET /v1/customStores) the order belongs to; its name is the channel',
+      }),
+    ),
     channelOrderReferenceNumber: Opt(IdText()),
     customer_notes: Opt(FreeText()),
     marketplaceId: Opt(IdText()),

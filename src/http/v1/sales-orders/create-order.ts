@@ -19,11 +19,13 @@ export function registerCreateOrder(app: App, deps: Deps) {
         description:
           'A sales-channel (storefront) token or a seller token sends an order the channel received. A storefront\'s ' +
           'orders carry its channel (the app name) and channelLabel (the storefront name); a seller token names ' +
-          '`channel` (and optionally `channelLabel`) in the body. Required: `channelOrderId`, `orderTs` (with a ' +
+          '`channel` (and optionally `channelLabel`) in the body, or `integrationId`, one of its custom stores ' +
+          '(GET /v1/customStores; the store\'s name becomes the channel; another account\'s or an unknown id: 404; ' +
+          'with a storefront token: 400). Required: `channelOrderId`, `orderTs` (with a ' +
           'time zone), `products[]` with `requestedSku` (or `sku`) and `quantity` ≥ 1. `status` is PENDING (default) ' +
           'or PENDING_PAYMENT. Addresses need name, addressLine1, city and postalCode; countryCode is optional ' +
           '(default US) and exactly 2 characters when given.\n\n' +
-          'Idempotent on `channelOrderId` per channel: a repeat returns the stored order unchanged (200). A new ' +
+          'Idempotent on `channelOrderId` per channel (per custom store for integrationId): a repeat returns the stored order unchanged (200). A new ' +
           'order answers 200 with the order (the document\'s only success status). Each line with a known SKU ' +
           'reserves stock and is routed: the warehouse with the most available units (ties: lowest id), else ' +
           'split by descending availability, any remainder backordered at the default warehouse (lowest-id ' +
@@ -32,7 +34,7 @@ export function registerCreateOrder(app: App, deps: Deps) {
           'line without `requestedServiceLevel` shows the order\'s; a line without `title` shows the catalog ' +
           'product\'s title.',
         body: CreateSalesOrderBody,
-        response: v1Responses({ 200: SalesOrderV1 }, [400, 401, 403, 409, 413, 429]),
+        response: v1Responses({ 200: SalesOrderV1 }, [400, 401, 403, 404, 409, 413, 429]),
       },
     },
     async (request) => {
