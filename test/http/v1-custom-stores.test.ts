@@ -54,6 +54,15 @@ describe('custom stores', () => {
     assert.deepEqual(theirs.results.map((r) => r.name), ['Manual orders']);
   });
 
+  it('stores made default in parallel: every create succeeds and exactly one store is the default', async () => {
+    const names = ['Par-1', 'Par-2', 'Par-3', 'Par-4', 'Par-5'];
+    const results = await Promise.all(names.map((name) => createStore(other.accountId, { name, default: true })));
+    for (const res of results) assert.equal(res.statusCode, 201, res.body);
+    const stores = (await listV1(other.sellerToken)).json() as { results: { name: string; default: boolean }[] };
+    assert.equal(stores.results.length, names.length + 1);
+    assert.equal(stores.results.filter((r) => r.default).length, 1, JSON.stringify(stores.results));
+  });
+
   it('bad input changes nothing: a blank or duplicate name, unknown fields, an unknown account', async () => {
     const before = (await listV1(seed.sellerToken)).json().results.length;
     assertV1Error(await createStore(seed.accountId, { name: '   ' }), 400, /name/);

@@ -50,6 +50,9 @@ export async function createCustomStore(
     throw failedPrecondition(`account ${accountId} already has ${MAX_CUSTOM_STORES} custom stores, the most it can have`);
   }
   if (input.default) {
+    // Two stores made default at once on PostgreSQL would both clear the old default and then collide on the
+    // one-default index: a no-op update of the account row makes them take turns (SQLite has one writer).
+    await db.updateTable('accounts').set((eb) => ({ name: eb.ref('name') })).where('id', '=', accountId).execute();
     await db.updateTable('custom_stores').set({ is_default: 0 }).where('account_id', '=', accountId).where('is_default', '=', 1).execute();
   }
   try {
