@@ -69,6 +69,30 @@ export class AppError extends Error {
 export const invalidArgument = (message: string, violations: FieldViolation[] = []) =>
   new AppError('INVALID_ARGUMENT', message, violations);
 
+/**
+ * A response lists at most this many problems and counts the rest: a body of 10,000 bad entries would
+ * otherwise answer with 10,000 messages, and the first few are what a partner fixes first.
+ */
+export const MAX_LISTED_VIOLATIONS = 20;
+
+const problemLine = (v: FieldViolation) => `${v.field}: ${v.description}`;
+const moreProblemsLine = (count: number) => `... and ${count.toLocaleString('en-US')} more problem${count === 1 ? '' : 's'}`;
+
+/** The listed problems as v1 errorMessages lines: the first MAX_LISTED_VIOLATIONS, then how many more. */
+export function problemLines(violations: FieldViolation[]): string[] {
+  const lines = violations.slice(0, MAX_LISTED_VIOLATIONS).map(problemLine);
+  if (violations.length > MAX_LISTED_VIOLATIONS) lines.push(moreProblemsLine(violations.length - MAX_LISTED_VIOLATIONS));
+  return lines;
+}
+
+/** One message naming the listed problems, "; "-separated. */
+export function problemsMessage(violations: FieldViolation[]): string {
+  return problemLines(violations).join('; ');
+}
+
+/** INVALID_ARGUMENT for several problems at once, its message naming the listed ones. */
+export const invalidFields = (violations: FieldViolation[]) => invalidArgument(problemsMessage(violations), violations);
+
 /** One violation, phrased both as the message and as the field detail. */
 export const invalidField = (field: string, description: string) =>
   new AppError('INVALID_ARGUMENT', `${field}: ${description}`, [{ field, description }]);

@@ -1,5 +1,5 @@
 import { enumByNameOrNumber } from '../../lib/proto-enum.js';
-import { invalidArgument, type FieldViolation } from '../errors.js';
+import { invalidArgument, invalidFields, type FieldViolation } from '../errors.js';
 
 /**
  * Attribute specifications (document 2.15, resolutions §4): the enum vocabularies, reading a spec as a
@@ -244,7 +244,7 @@ export function parseAttributeSpec(input: unknown, path: string): ParsedSpec {
   }
 
   if (violations.length > 0) {
-    throw invalidArgument(violations.map((v) => `${v.field}: ${v.description}`).join('; '), violations);
+    throw invalidFields(violations);
   }
   return { attributeSpecId, spec, maxUniqueItems };
 }

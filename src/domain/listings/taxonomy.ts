@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
-import { alreadyExists, failedPrecondition, invalidArgument, invalidField, notFound, permissionDenied, type FieldViolation } from '../errors.js';
+import { alreadyExists, failedPrecondition, invalidFields, invalidField, notFound, permissionDenied, type FieldViolation } from '../errors.js';
 import { idViolation, parseAttributeSpec, readStoredSpec, type StoredSpec } from './taxonomy-spec.js';
 
 /**
@@ -136,7 +136,7 @@ export function parseProductType(input: unknown, path: string): ProductTypeInput
     const problem = idViolation(idSent);
     if (problem) violations.push({ field: at('productTypeId'), description: problem });
   }
-  if (violations.length > 0) throw invalidArgument(violations.map((v) => `${v.field}: ${v.description}`).join('; '), violations);
+  if (violations.length > 0) throw invalidFields(violations);
   return parsed;
 }
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/tx.js';
-import { invalidArgument, type FieldViolation } from '../errors.js';
+import { invalidFields, type FieldViolation } from '../errors.js';
 import type { AttributeInput, ListingProductDataInput, VariantInput } from './model.js';
 import { SELECT_TYPES, storefrontValidValuesFor } from './storefront-valid-values.js';
 import { readStoredSpec, type SpecType } from './taxonomy-spec.js';
@@ -86,5 +86,5 @@ export async function checkSelectValues(db: Db, accountId: number, storefrontId:
       }
     });
   }
-  if (violations.length > 0) throw invalidArgument(violations.map((v) => `${v.field}: ${v.description}`).join('; '), violations);
+  if (violations.length > 0) throw invalidFields(violations);
 }

@@ -1,6 +1,6 @@
 import type { App } from '../types.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ERROR_CODES, type FieldViolation } from '../../domain/errors.js';
+import { AppError, ERROR_CODES, MAX_LISTED_VIOLATIONS, problemLines, problemsMessage, type FieldViolation } from '../../domain/errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/unavailable.js';
 import { NO_CONTROL_CHARACTERS } from '../schemas/common.js';
 import { trackRouteMethods } from './route-methods.js';
@@ -128,27 +128,6 @@ export function violationsFrom(error: FastifyError): FieldViolation[] {
     out.push({ field, description });
   }
   return out;
-}
-
-/**
- * A response lists at most this many problems and counts the rest: a body of 10,000 bad entries would
- * otherwise answer with 10,000 messages, and the first few are what a partner fixes first.
- */
-export const MAX_LISTED_VIOLATIONS = 20;
-
-const problemLine = (v: FieldViolation) => `${v.field}: ${v.description}`;
-const moreProblemsLine = (count: number) => `... and ${count.toLocaleString('en-US')} more problem${count === 1 ? '' : 's'}`;
-
-/** The listed problems as v1 errorMessages lines: the first MAX_LISTED_VIOLATIONS, then how many more. */
-function problemLines(violations: FieldViolation[]): string[] {
-  const lines = violations.slice(0, MAX_LISTED_VIOLATIONS).map(problemLine);
-  if (violations.length > MAX_LISTED_VIOLATIONS) lines.push(moreProblemsLine(violations.length - MAX_LISTED_VIOLATIONS));
-  return lines;
-}
-
-/** One message naming the listed problems, "; "-separated. */
-export function problemsMessage(violations: FieldViolation[]): string {
-  return problemLines(violations).join('; ');
 }
 
 /** Normalizes anything thrown into an AppError the renderers understand; unknown errors become INTERNAL. */

@@ -1,6 +1,6 @@
 import type { InventoryItemV1, WarehouseRef } from '../../../domain/inventory/v1-update.js';
 import type { StockChange } from '../../../domain/inventory/stock.js';
-import { invalidArgument, invalidField, type FieldViolation } from '../../../domain/errors.js';
+import { invalidArgument, invalidFields, invalidField, type FieldViolation } from '../../../domain/errors.js';
 import type { InventoryUpdateV1 } from '../../schemas/inventory-v1.js';
 import { optionalTimestampParam } from '../../params.js';
 
@@ -86,7 +86,7 @@ export function planInventoryUpdate(body: InventoryUpdateV1): InventoryUpdatePla
     });
   }
   if (violations.length > 0) {
-    throw invalidArgument(violations.map((v) => `${v.field}: ${v.description}`).join('; '), violations);
+    throw invalidFields(violations);
   }
   return { asOf, items };
 }
