@@ -30,6 +30,10 @@ export interface Config {
   uploadBodyLimitBytes: number;
   /** Days a SUCCEEDED job is kept before the retention sweep deletes it; 0 keeps them all. */
   jobRetentionDays: number;
+  /** Directory of the file store; null keeps files in the database (shared by every process). */
+  fileStoreDir: string | null;
+  /** Days a finished report (and its files) or import validation is kept; 0 keeps them all. */
+  reportRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -132,6 +136,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     jsonBodyLimitBytes: int('JSON_BODY_LIMIT_MB', 10, 1, 1024) * MIB,
     uploadBodyLimitBytes: int('UPLOAD_BODY_LIMIT_MB', 200, 1, 4096) * MIB,
     jobRetentionDays: int('JOB_RETENTION_DAYS', 7, 0, 3650),
+    fileStoreDir: text('FILE_STORE_DIR'),
+    reportRetentionDays: int('REPORT_RETENTION_DAYS', 90, 0, 36500),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -7,6 +7,7 @@ import { resolveServerSecret } from './lib/server-secret.js';
 import { createSigner, type Signer } from './lib/signer.js';
 import type { FastifyRequest } from 'fastify';
 import { REDACTED, redactUrl, redactUrlsInText } from './lib/log-redaction.js';
+import { createFileStore, type FileStore } from './lib/file-store/index.js';
 
 /** Everything the app needs, created once at start and passed down; no module keeps a singleton. */
 export interface Deps {
@@ -16,6 +17,8 @@ export interface Deps {
   clock: Clock;
   signer: Signer;
   rateLimiter: RateLimiter | null;
+  /** Report files (src/lib/file-store): the database, or FILE_STORE_DIR. */
+  files: FileStore;
 }
 
 /** Header and body paths that may carry credentials: never written to a log. */
@@ -75,7 +78,8 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
         : config.redisUrl
           ? redisRateLimiter(config.redisUrl, settings)
           : memoryRateLimiter(settings, () => clock.now().getTime());
-  return { config, db, log, clock, signer, rateLimiter };
+  const files = overrides.files ?? createFileStore(db, config.fileStoreDir, () => clock.now());
+  return { config, db, log, clock, signer, rateLimiter, files };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {

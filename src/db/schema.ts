@@ -103,6 +103,30 @@ export interface ProductsTable {
   standard_product_id_type: string | null;
   title: string | null;
   active: number;
+  /** Catalog fields (migration 014): optional text; prices and measures are decimal strings. */
+  description: string | null;
+  brand: string | null;
+  manufacturer: string | null;
+  mpn: string | null;
+  model_number: string | null;
+  product_condition: string | null;
+  upc: string | null;
+  ean: string | null;
+  isbn: string | null;
+  gtin: string | null;
+  price: string | null;
+  msrp: string | null;
+  map_price: string | null;
+  cost: string | null;
+  weight: string | null;
+  weight_unit: string | null;
+  length: string | null;
+  width: string | null;
+  height: string | null;
+  dimension_unit: string | null;
+  category: string | null;
+  tags: string | null;
+  image_url: string | null;
   /** Latest stock change across warehouses; drives the v1 inventory listing order. */
   inventory_updated_at: string;
   created_at: string;
@@ -671,6 +695,119 @@ export interface IngestionListingsTable {
   received_at: string;
 }
 
+/** The seller's own product attributes (catalog level; listings keep their per-storefront values). */
+export interface ProductAttributesTable {
+  account_id: number;
+  product_id: number;
+  attribute_id: string;
+  value: string;
+  updated_at: string;
+}
+
+/** File store metadata (src/lib/file-store); the bytes are chunks below or files under FILE_STORE_DIR. */
+export interface StoredFilesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  content_type: string;
+  byte_size: number;
+  chunk_count: number;
+  /** WRITING or READY. */
+  state: string;
+  /** 'db' or 'dir'. */
+  storage: string;
+  created_at: string;
+}
+
+export interface StoredFileChunksTable {
+  file_id: number;
+  seq: number;
+  data: Buffer;
+}
+
+/** A seller's saved column mapping for FullProductData imports. */
+export interface ImportTemplatesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  import_type: string;
+  /** JSON text {<file header>: <field or attribute id>}. */
+  columns: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Reports (document 2.9): exports and imports, run by the report job. */
+export interface ReportsTable {
+  id: Generated<number>;
+  account_id: number;
+  label: string | null;
+  is_export: number;
+  report_type: string;
+  status: string;
+  /** JSON text of the requested options. */
+  options: string;
+  template_id: number | null;
+  integration_id: number | null;
+  uploader: string | null;
+  /** JSON text array. */
+  column_types: string | null;
+  total_lines: number;
+  lines_processed: number;
+  error_lines: number;
+  /** Data lines whose outcome is committed; a resumed run starts after them. */
+  lines_done: number;
+  error_message: string | null;
+  cancel_requested: number;
+  source_file_id: number | null;
+  result_file_id: number | null;
+  file_name: string | null;
+  requested_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  updated_at: string;
+}
+
+export interface ReportLineErrorsTable {
+  id: Generated<number>;
+  account_id: number;
+  report_id: number;
+  line: number;
+  column_name: string;
+  message: string;
+}
+
+export interface ImportValidationsTable {
+  id: Generated<number>;
+  account_id: number;
+  definition_id: string;
+  import_type: string;
+  integration_id: number | null;
+  template_id: number | null;
+  status: string;
+  /** JSON text arrays. */
+  supplied_headers: string | null;
+  actual_headers: string | null;
+  first_rows: string | null;
+  lines_done: number;
+  error_message: string | null;
+  source_file_id: number;
+  created_at: string;
+  completed_at: string | null;
+  updated_at: string;
+}
+
+export interface ImportValidationResultsTable {
+  id: Generated<number>;
+  account_id: number;
+  validation_id: number;
+  group_name: string;
+  row_number: number;
+  column_name: string;
+  severity: string;
+  message: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   warehouses: WarehousesTable;
@@ -714,4 +851,12 @@ export interface Database {
   storefront_valid_values: StorefrontValidValuesTable;
   ingestion_sessions: IngestionSessionsTable;
   ingestion_listings: IngestionListingsTable;
+  product_attributes: ProductAttributesTable;
+  stored_files: StoredFilesTable;
+  stored_file_chunks: StoredFileChunksTable;
+  import_templates: ImportTemplatesTable;
+  reports: ReportsTable;
+  report_line_errors: ReportLineErrorsTable;
+  import_validations: ImportValidationsTable;
+  import_validation_results: ImportValidationResultsTable;
 }

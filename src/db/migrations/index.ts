@@ -14,6 +14,7 @@ import * as m010 from './010_storefront_fidelity.js';
 import * as m011 from './011_idempotency_effects.js';
 import * as m012 from './012_order_line_title.js';
 import * as m013 from './013_custom_stores.js';
+import * as m014 from './014_reports.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '011_idempotency_effects': m011,
   '012_order_line_title': m012,
   '013_custom_stores': m013,
+  '014_reports': m014,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

@@ -89,3 +89,16 @@ export async function findCustomStore(db: Db, accountId: number, integrationId: 
   if (!row) throw notFound(`custom store ${integrationId} not found`);
   return view(row);
 }
+
+/** The store with this id, or the account's default store when the id is null. */
+export async function findCustomStoreOrDefault(db: Db, accountId: number, integrationId: number | null): Promise<CustomStoreView> {
+  if (integrationId !== null) return findCustomStore(db, accountId, integrationId);
+  const row = await db
+    .selectFrom('custom_stores')
+    .select(['id', 'name', 'is_default'])
+    .where('account_id', '=', accountId)
+    .where('is_default', '=', 1)
+    .executeTakeFirst();
+  if (!row) throw notFound('the account has no default custom store');
+  return view(row);
+}

@@ -1,0 +1,104 @@
+import type { Db } from '../../db/tx.js';
+import { isUniqueViolation } from '../../db/tx.js';
+import { alreadyExists, invalidField, notFound } from '../errors.js';
+import type { ImportType } from './model.js';
+
+/**
+ * Import templates (DESIGN.md operator API): a seller's saved column mapping {<file header>: <field or
+ * attribute id>}, used by FullProductData imports and validations. Managed under /admin.
+ */
+export interface ImportTemplateView {
+  templateId: number;
+  name: string;
+  importType: ImportType;
+  columns: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Column mappings stay small: a template is read whole for every report that uses it. */
+export const MAX_TEMPLATE_COLUMNS = 1000;
+/** Templates per account, so the unpaged admin list stays small. */
+export const MAX_TEMPLATES = 1000;
+
+type TemplateRow = { id: number; name: string; import_type: string; columns: string; created_at: string; updated_at: string };
+
+export function toTemplateView(row: TemplateRow): ImportTemplateView {
+  return {
+    templateId: row.id,
+    name: row.name,
+    importType: row.import_type as ImportType,
+    columns: JSON.parse(row.columns) as Record<string, string>,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function findImportTemplate(db: Db, accountId: number, templateId: number): Promise<ImportTemplateView | null> {
+  if (!Number.isSafeInteger(templateId)) return null;
+  const row = await db
+    .selectFrom('import_templates')
+    .select(['id', 'name', 'import_type', 'columns', 'created_at', 'updated_at'])
+    .where('account_id', '=', accountId)
+    .where('id', '=', templateId)
+    .executeTakeFirst();
+  return row ? toTemplateView(row) : null;
+}
+
+export async function getImportTemplate(db: Db, accountId: number, templateId: number): Promise<ImportTemplateView> {
+  const template = await findImportTemplate(db, accountId, templateId);
+  if (!template) throw notFound(`import template ${templateId} not found`);
+  return template;
+}
+
+export async function listImportTemplates(db: Db, accountId: number): Promise<ImportTemplateView[]> {
+  const rows = await db
+    .selectFrom('import_templates')
+    .select(['id', 'name', 'import_type', 'columns', 'created_at', 'updated_at'])
+    .where('account_id', '=', accountId)
+    .orderBy('id')
+    .execute();
+  return rows.map(toTemplateView);
+}
+
+/** Header names compare case-insensitively with spaces and `_` equal (resolutions §8). */
+export function normalizeHeader(header: string): string {
+  return header.trim().toLowerCase().replace(/[\s_]+/g, '_');
+}
+
+function checkColumns(columns: Record<string, string>): void {
+  const entries = Object.entries(columns);
+  if (entries.length === 0) throw invalidField('columns', 'must map at least one file header to a field');
+  if (entries.length > MAX_TEMPLATE_COLUMNS) throw invalidField('columns', `maps at most ${MAX_TEMPLATE_COLUMNS} headers`);
+  const seen = new Map<string, string>();
+  for (const [header] of entries) {
+    const key = normalizeHeader(header);
+    if (key === '') throw invalidField('columns', 'a file header is empty');
+    const earlier = seen.get(key);
+    if (earlier !== undefined) throw invalidField('columns', `the headers "${earlier}" and "${header}" are the same header (names compare case-insensitively, spaces and _ equal)`);
+    seen.set(key, header);
+  }
+}
+
+export async function createImportTemplate(
+  db: Db,
+  accountId: number,
+  input: { name: string; importType: ImportType; columns: Record<string, string> },
+  now: Date,
+): Promise<ImportTemplateView> {
+  checkColumns(input.columns);
+  const count = await db.selectFrom('import_templates').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  if (Number(count.n) >= MAX_TEMPLATES) throw invalidField('name', `an account has at most ${MAX_TEMPLATES} import templates`);
+  const iso = now.toISOString();
+  try {
+    const row = await db
+      .insertInto('import_templates')
+      .values({ account_id: accountId, name: input.name, import_type: input.importType, columns: JSON.stringify(input.columns), created_at: iso, updated_at: iso })
+      .returning(['id', 'name', 'import_type', 'columns', 'created_at', 'updated_at'])
+      .executeTakeFirstOrThrow();
+    return toTemplateView(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw alreadyExists(`an import template named "${input.name}" already exists`);
+    throw error;
+  }
+}

@@ -1,0 +1,147 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import type { DbHandle } from '../../db/connect.js';
+import { ensurePrivateDir } from '../private-files.js';
+import { FileTooLargeError, type FileMeta, type FileStore, type StoredFile, type WriteOptions } from './types.js';
+
+export * from './types.js';
+
+/** Bytes per database chunk: large enough that a 200 MiB upload is 400 rows, small enough to never matter in memory. */
+export const CHUNK_BYTES = 512 * 1024;
+
+type FileRow = { id: number; account_id: number; name: string; content_type: string; byte_size: number; created_at: string; storage: string };
+
+function toStoredFile(row: FileRow): StoredFile {
+  return { id: row.id, accountId: row.account_id, name: row.name, contentType: row.content_type, byteSize: Number(row.byte_size), createdAt: row.created_at };
+}
+
+/** The file store of this configuration: the database, or `dir` (FILE_STORE_DIR) when set. */
+export function createFileStore(handle: DbHandle, dir: string | null, now: () => Date = () => new Date()): FileStore {
+  const db = handle.db;
+  const filePath = (accountId: number, fileId: number) => path.join(dir ?? '', String(accountId), `${fileId}.bin`);
+
+  async function readyRow(accountId: number, fileId: number): Promise<FileRow | null> {
+    if (!Number.isSafeInteger(fileId)) return null;
+    const row = await db
+      .selectFrom('stored_files')
+      .select(['id', 'account_id', 'name', 'content_type', 'byte_size', 'created_at', 'storage'])
+      .where('account_id', '=', accountId)
+      .where('id', '=', fileId)
+      .where('state', '=', 'READY')
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  async function removeBytes(row: { id: number; account_id: number; storage: string }) {
+    if (row.storage === 'dir') await rm(filePath(row.account_id, row.id), { force: true });
+    else await db.deleteFrom('stored_file_chunks').where('file_id', '=', row.id).execute();
+  }
+
+  /** Consumes the source into database chunks; returns [bytes, chunks]. */
+  async function writeChunks(fileId: number, source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<[number, number]> {
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let total = 0;
+    let seq = 0;
+    const flush = async (all: boolean) => {
+      while (pendingBytes >= CHUNK_BYTES || (all && pendingBytes > 0)) {
+        const joined = Buffer.concat(pending);
+        const data = joined.subarray(0, Math.min(CHUNK_BYTES, joined.length));
+        const rest = joined.subarray(data.length);
+        await db.insertInto('stored_file_chunks').values({ file_id: fileId, seq, data: Buffer.from(data) }).execute();
+        seq++;
+        pending = rest.length > 0 ? [Buffer.from(rest)] : [];
+        pendingBytes = rest.length;
+      }
+    };
+    for await (const piece of source) {
+      total += piece.length;
+      if (total > maxBytes) throw new FileTooLargeError(maxBytes);
+      pending.push(Buffer.from(piece));
+      pendingBytes += piece.length;
+      if (pendingBytes >= CHUNK_BYTES) await flush(false);
+    }
+    await flush(true);
+    return [total, seq];
+  }
+
+  async function writeToDir(accountId: number, fileId: number, source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<number> {
+    const target = filePath(accountId, fileId);
+    ensurePrivateDir(dir!);
+    await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+    const temp = `${target}.partial`;
+    const out = createWriteStream(temp, { mode: 0o600 });
+    let total = 0;
+    try {
+      for await (const piece of source) {
+        total += piece.length;
+        if (total > maxBytes) throw new FileTooLargeError(maxBytes);
+        if (!out.write(piece)) await new Promise<void>((resolve) => out.once('drain', resolve));
+      }
+      out.end();
+      await finished(out);
+      await rename(temp, target);
+      return total;
+    } catch (error) {
+      out.destroy();
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  return {
+    async write(accountId: number, meta: FileMeta, source: AsyncIterable<Uint8Array>, options: WriteOptions = {}): Promise<StoredFile> {
+      const maxBytes = options.maxBytes ?? Number.MAX_SAFE_INTEGER;
+      const storage = dir === null ? 'db' : 'dir';
+      const created = await db
+        .insertInto('stored_files')
+        .values({ account_id: accountId, name: meta.name, content_type: meta.contentType, byte_size: 0, chunk_count: 0, state: 'WRITING', storage, created_at: now().toISOString() })
+        .returning(['id', 'account_id', 'name', 'content_type', 'byte_size', 'created_at', 'storage'])
+        .executeTakeFirstOrThrow();
+      try {
+        let bytes: number;
+        let chunks = 0;
+        if (storage === 'db') [bytes, chunks] = await writeChunks(created.id, source, maxBytes);
+        else bytes = await writeToDir(accountId, created.id, source, maxBytes);
+        await db.updateTable('stored_files').set({ state: 'READY', byte_size: bytes, chunk_count: chunks }).where('id', '=', created.id).execute();
+        return toStoredFile({ ...created, byte_size: bytes });
+      } catch (error) {
+        // Nothing of a refused or broken file is kept; a failure of this cleanup leaves a WRITING row that
+        // the retention sweep removes.
+        await removeBytes(created).catch(() => undefined);
+        await db.deleteFrom('stored_files').where('id', '=', created.id).execute().catch(() => undefined);
+        throw error;
+      }
+    },
+
+    async info(accountId: number, fileId: number): Promise<StoredFile | null> {
+      const row = await readyRow(accountId, fileId);
+      return row ? toStoredFile(row) : null;
+    },
+
+    async read(accountId: number, fileId: number): Promise<Readable | null> {
+      const row = await readyRow(accountId, fileId);
+      if (!row) return null;
+      if (row.storage === 'dir') return createReadStream(filePath(row.account_id, row.id));
+      async function* chunks() {
+        // One chunk per query: a reader never holds more than a chunk, however large the file.
+        for (let seq = 0; ; seq++) {
+          const chunk = await db.selectFrom('stored_file_chunks').select('data').where('file_id', '=', row!.id).where('seq', '=', seq).executeTakeFirst();
+          if (!chunk) return;
+          yield Buffer.from(chunk.data);
+        }
+      }
+      return Readable.from(chunks(), { objectMode: false });
+    },
+
+    async delete(accountId: number, fileId: number): Promise<void> {
+      const row = await db.selectFrom('stored_files').select(['id', 'account_id', 'storage']).where('account_id', '=', accountId).where('id', '=', fileId).executeTakeFirst();
+      if (!row) return;
+      await removeBytes(row);
+      await db.deleteFrom('stored_files').where('id', '=', row.id).execute();
+    },
+  };
+}
