@@ -2,6 +2,7 @@ import type { Db } from '../../db/tx.js';
 import { isUniqueViolation } from '../../db/tx.js';
 import { alreadyExists, invalidField, notFound } from '../errors.js';
 import type { ImportType } from './model.js';
+import { normalizeFieldName as normalizeHeader } from '../catalog/product-fields.js';
 
 /**
  * Import templates (DESIGN.md operator API): a seller's saved column mapping {<file header>: <field or
@@ -61,10 +62,6 @@ export async function listImportTemplates(db: Db, accountId: number): Promise<Im
   return rows.map(toTemplateView);
 }
 
-/** Header names compare case-insensitively with spaces and `_` equal (resolutions §8). */
-export function normalizeHeader(header: string): string {
-  return header.trim().toLowerCase().replace(/[\s_]+/g, '_');
-}
 
 function checkColumns(columns: Record<string, string>): void {
   const entries = Object.entries(columns);
