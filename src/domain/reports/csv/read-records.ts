@@ -1,0 +1,140 @@
+import { parse, type CsvError } from 'csv-parse';
+
+/** One record of a CSV file: its cells and the file line it starts on (line 1 is the header). */
+export interface CsvRecord {
+  line: number;
+  cells: string[];
+}
+
+/** The file cannot be read as CSV at all (not UTF-8, broken quoting, a record too long): a report error. */
+export class CsvFileError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(message);
+    this.name = 'CsvFileError';
+  }
+}
+
+/** Longest record accepted, in characters: a larger one is a broken file (an unclosed quote), not data. */
+export const MAX_RECORD_CHARS = 1_000_000;
+
+/**
+ * Reads CSV records from bytes, as real-world files come: a UTF-8 BOM is dropped, CRLF and LF both end a
+ * line, quoted fields may hold the delimiter, quotes and line breaks. Lines that are empty or hold only
+ * delimiters and blanks are not records (spreadsheets leave them at the end of files). Rows may be ragged:
+ * the caller compares each record's cell count with the header's.
+ *
+ * Bytes that are not UTF-8 and quoting that never closes or is followed by stray characters throw
+ * CsvFileError naming the line: csv-parse cannot resynchronise after broken quoting without silently
+ * joining or dropping the lines that follow, so such a file is refused whole rather than half-read.
+ */
+export async function* readCsvRecords(source: AsyncIterable<Uint8Array>, delimiter: string): AsyncGenerator<CsvRecord> {
+  const parser = parse({
+    bom: true,
+    delimiter,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    info: true,
+    max_record_size: MAX_RECORD_CHARS,
+  });
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let linesFed = 1;
+  let failure: Error | null = null;
+
+  // Bytes are decoded here (not by csv-parse) so that invalid UTF-8 is an error instead of U+FFFD.
+  const feed = (async () => {
+    try {
+      for await (const bytes of source) {
+        let text: string;
+        try {
+          text = decoder.decode(bytes, { stream: true });
+        } catch {
+          const line = linesFed + newlinesBefore(bytes, firstInvalidUtf8Offset(bytes));
+          throw new CsvFileError(`the file is not UTF-8 text (line ${line}): save it as "CSV UTF-8" and upload it again`, line);
+        }
+        for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) linesFed++;
+        if (!parser.write(text)) {
+          await new Promise<void>((resolve) => {
+            parser.once('drain', resolve);
+            parser.once('close', resolve);
+          });
+        }
+        if (parser.destroyed) return;
+      }
+      try {
+        const rest = decoder.decode();
+        if (rest) parser.write(rest);
+      } catch {
+        throw new CsvFileError(`the file is not UTF-8 text (it ends inside a character, line ${linesFed})`, linesFed);
+      }
+      parser.end();
+    } catch (error) {
+      failure = error as Error;
+      parser.destroy(error as Error);
+    }
+  })();
+
+  let previousEnd = 0;
+  let previousEmpty = 0;
+  try {
+    for await (const output of parser as AsyncIterable<{ record: string[]; info: { lines: number; empty_lines: number } }>) {
+      const { record, info } = output;
+      const line = previousEnd + 1 + (info.empty_lines - previousEmpty);
+      previousEnd = info.lines;
+      previousEmpty = info.empty_lines;
+      if (record.every((cell) => cell.trim() === '')) continue;
+      yield { line, cells: record };
+    }
+  } catch (error) {
+    if (failure) throw failure;
+    const csv = error as CsvError & { lines?: number };
+    if (typeof csv.code === 'string' && csv.code.startsWith('CSV_')) {
+      const line = csv.lines ?? previousEnd + 1;
+      throw new CsvFileError(`the file is not valid CSV at line ${line}: ${describeCsvError(csv)}`, line);
+    }
+    throw error;
+  } finally {
+    // The consumer may stop early (a canceled report): end the parser so the feeding loop stops too.
+    if (!parser.destroyed) parser.destroy();
+    await feed;
+  }
+  if (failure) throw failure;
+}
+
+function describeCsvError(error: CsvError): string {
+  switch (error.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted field is never closed (a " opens a field that runs to the end of the file)';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return 'a quoted field is followed by other characters; a " inside a quoted field is written twice ("")';
+    case 'CSV_MAX_RECORD_SIZE':
+      return `a record is longer than ${MAX_RECORD_CHARS.toLocaleString('en-US')} characters (probably an unclosed quote)`;
+    default:
+      return error.message;
+  }
+}
+
+/** Offset of the first byte that cannot start or continue a UTF-8 sequence here (bytes.length when none). */
+export function firstInvalidUtf8Offset(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    if (need < 0) return i;
+    for (let k = 1; k <= need; k++) {
+      // A sequence cut by the chunk's end is completed by the next chunk: not an error here.
+      if (i + k >= bytes.length) return bytes.length;
+      if ((bytes[i + k]! & 0xc0) !== 0x80) return i;
+    }
+    i += need + 1;
+  }
+  return bytes.length;
+}
+
+function newlinesBefore(bytes: Uint8Array, end: number): number {
+  let count = 0;
+  for (let i = 0; i < end; i++) if (bytes[i] === 0x0a) count++;
+  return count;
+}
