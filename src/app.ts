@@ -12,6 +12,7 @@ import { MAX_PATH_PARAM_LENGTH, registerErrorHandling, renderFrameworkError } fr
 import { registerEmptyBodies } from './http/plugins/empty-body.js';
 import { registerIdempotency } from './http/plugins/idempotency.js';
 import { registerJsonBodyParser } from './http/plugins/json-body.js';
+import { registerUploads } from './http/plugins/uploads.js';
 import { V1Error, V2Error } from './http/schemas/common.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { registerRoutes } from './http/routes.js';
@@ -49,6 +50,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   registerErrorHandling(app);
   registerJsonBodyParser(app);
   await app.register(formbody);
+  await registerUploads(app, deps);
   registerEmptyBodies(app);
   await registerDocs(app, deps);
   registerAuth(app, deps);

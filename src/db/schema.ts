@@ -757,6 +757,8 @@ export interface ReportsTable {
   error_lines: number;
   /** Data lines whose outcome is committed; a resumed run starts after them. */
   lines_done: number;
+  /** Data lines of an import's file, counted before any is applied. */
+  expected_lines: number | null;
   error_message: string | null;
   cancel_requested: number;
   source_file_id: number | null;

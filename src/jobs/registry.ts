@@ -3,6 +3,7 @@ import { EXPIRE_UNPAID_ORDER, runUnpaidOrderExpiry } from './handlers/expire-unp
 import { IDEMPOTENCY_SWEEP, sweepIdempotencyKeys } from './handlers/idempotency-sweep.js';
 import { BUILD_INGESTION_PLAN, runBuildIngestionPlan } from './handlers/build-ingestion-plan.js';
 import { JOB_RETENTION_SWEEP, sweepFinishedJobs } from './handlers/job-retention-sweep.js';
+import { RUN_REPORT_JOB, runReport } from './handlers/run-report.js';
 
 /** Job type → handler. A worker runs only the types its registry knows; others fail and are retried. */
 export class JobRegistry {
@@ -29,5 +30,6 @@ export function defaultJobRegistry(): JobRegistry {
     .register(IDEMPOTENCY_SWEEP, sweepIdempotencyKeys)
     .register(EXPIRE_UNPAID_ORDER, runUnpaidOrderExpiry)
     .register(BUILD_INGESTION_PLAN, runBuildIngestionPlan)
-    .register(JOB_RETENTION_SWEEP, sweepFinishedJobs);
+    .register(JOB_RETENTION_SWEEP, sweepFinishedJobs)
+    .register(RUN_REPORT_JOB, runReport);
 }

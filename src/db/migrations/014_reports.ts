@@ -85,6 +85,8 @@ export async function up(db: Kysely<any>, { idType, idColumn, dialect }: Migrati
     .addColumn('error_lines', 'integer', (c) => c.notNull().defaultTo(0))
     /** Checkpoint: data lines whose outcome is committed (applied or errored); a resumed run skips them. */
     .addColumn('lines_done', 'integer', (c) => c.notNull().defaultTo(0))
+    /** Data lines of an import's file (counted before any is applied), for progress. */
+    .addColumn('expected_lines', 'integer')
     .addColumn('error_message', 'text')
     .addColumn('cancel_requested', 'integer', (c) => c.notNull().defaultTo(0))
     /** The uploaded file of an import. */

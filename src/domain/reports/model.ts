@@ -77,6 +77,8 @@ export interface ReportRecord {
   integrationId: number | null;
   /** Data lines refused with at least one line error. */
   linesWithErrors: number;
+  /** Data lines in an import's file, known once processing has read it through (progress: totalLines of expectedLines). */
+  expectedLines: number | null;
   /** Where the per-line errors of an import are served as CSV (null for exports). */
   errorFilePath: string | null;
   startedTs: string | null;
@@ -117,6 +119,7 @@ export function toReportRecord(row: ReportRow, baseUrl: string): ReportRecord {
     templateId: row.template_id,
     integrationId: row.integration_id,
     linesWithErrors: row.error_lines,
+    expectedLines: row.expected_lines,
     errorFilePath: isExport ? null : `${self}/errors`,
     startedTs: row.started_at,
     fileName: row.file_name,

@@ -40,7 +40,9 @@ function canonicalJson(value: unknown): string {
 }
 
 function requestHash(request: FastifyRequest): string {
-  return sha256Hex(`${request.method}\n${request.url}\n${canonicalJson(request.body)}`);
+  // An upload's bytes are not in request.body: its digest stands for them (src/http/plugins/uploads.ts).
+  const file = request.uploadDigest ? `\nfile:${request.uploadDigest}` : '';
+  return sha256Hex(`${request.method}\n${request.url}\n${canonicalJson(request.body)}${file}`);
 }
 
 /** Deletes a key and the effects recorded under it (expired keys). */

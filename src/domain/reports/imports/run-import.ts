@@ -1,0 +1,194 @@
+import type { Deps } from '../../../deps.js';
+import { withTx, type Db } from '../../../db/tx.js';
+import { CsvFileError, readCsvRecords, type CsvRecord } from '../csv/read-records.js';
+import { exportDelimiter } from '../exports/check-request.js';
+import { reportOptions, type ImportType, type ReportRow } from '../model.js';
+import { importKind } from './kinds.js';
+import { failReport } from '../fail-report.js';
+import { checkHeader, checkRaggedRow } from './file-checks.js';
+import type { ImportContext, ImportKind, LineError, ParsedLine } from './types.js';
+
+/** Data lines applied per transaction (and per checkpoint). */
+export const IMPORT_CHUNK_LINES = 500;
+/** A group of lines that must stay together (one order) may grow a chunk by at most this many lines. */
+export const MAX_GROUP_LINES = 1000;
+
+export function importContextOf(report: ReportRow, now: Date): ImportContext {
+  const options = reportOptions(report);
+  return {
+    accountId: report.account_id,
+    overwriteWithBlank: options.overwriteWithBlank === true,
+    createNewProducts: options.createNewProducts === true,
+    insertOnly: options.insertOnly === true,
+    templateId: report.template_id,
+    integrationId: report.integration_id,
+    now,
+  };
+}
+
+/** The report ended early: canceled, or another worker holds a later checkpoint. Rolls a chunk back. */
+class ImportStopped extends Error {}
+
+/**
+ * Runs an import report (PROCESSING) to its end, resumably. The file is read twice: a first pass checks
+ * that it is readable CSV and counts its lines (a file broken at line 90,000 is refused before line 1 is
+ * applied); the second applies it in chunks of IMPORT_CHUNK_LINES. Each chunk is one transaction that
+ * advances the checkpoint (lines_done) with a conditional update — only while the report is PROCESSING and
+ * still at the checkpoint this run read — applies its lines and records their errors. A worker killed at
+ * any moment leaves either all of a chunk or none of it; the next run skips the lines already done, so no
+ * line is applied twice or lost. A cancel lands between chunks (the chunk in flight rolls back).
+ */
+export async function runImport(deps: Deps, report: ReportRow): Promise<void> {
+  const db = deps.db.db;
+  const kind = importKind(report.report_type as ImportType);
+  const delimiter = exportDelimiter(reportOptions(report));
+  if (report.source_file_id === null) return failReport(deps, report, 'the import has no file');
+  const open = async () => {
+    const stream = await deps.files.read(report.account_id, report.source_file_id!);
+    if (!stream) throw new CsvFileError('the uploaded file is no longer stored (removed by the retention sweep?)', 0);
+    return stream;
+  };
+
+  let header: CsvRecord | null = null;
+  let dataLines = 0;
+  try {
+    for await (const record of readCsvRecords(await open(), delimiter)) {
+      if (header === null) header = record;
+      else dataLines++;
+    }
+  } catch (error) {
+    if (error instanceof CsvFileError) return failReport(deps, report, `${error.message}; nothing was imported`);
+    throw error;
+  }
+  if (header === null) return failReport(deps, report, 'the file is empty: it needs a header line and a line per record');
+  const headerProblem = checkHeader(header.cells, delimiter);
+  if (headerProblem) return failReport(deps, report, `${headerProblem}; nothing was imported`);
+
+  const ctx = importContextOf(report, deps.clock.now());
+  const prepared = await kind.prepare(db, ctx, header.cells);
+  if (!prepared.ok) return failReport(deps, report, `${prepared.error}; nothing was imported`);
+  const started = await recordStart(deps, report, header.cells, dataLines, prepared.notes);
+  if (!started) return;
+
+  let done = report.lines_done;
+  let seen = 0;
+  let chunk: ParsedLine<unknown>[] = [];
+  let chunkErrors: LineError[] = [];
+  let chunkLines = 0;
+  let groupOf: string | null = null;
+  const flush = async () => {
+    if (chunkLines === 0) return true;
+    const ok = await commitChunk(deps, kind, ctx, prepared.plan, report, done, chunkLines, chunk, chunkErrors);
+    if (!ok) return false;
+    done += chunkLines;
+    chunk = [];
+    chunkErrors = [];
+    chunkLines = 0;
+    return true;
+  };
+  let first = true;
+  for await (const record of readCsvRecords(await open(), delimiter)) {
+    if (first) {
+      first = false;
+      continue;
+    }
+    seen++;
+    if (seen <= done) continue;
+    const ragged = checkRaggedRow(record, header.cells.length);
+    const parsed = ragged ? { errors: [ragged] } : kind.parseLine(prepared.plan, record.cells, record.line);
+    const key = 'row' in parsed && kind.groupKey ? kind.groupKey(parsed.row) : null;
+    // A chunk ends at IMPORT_CHUNK_LINES unless the line continues the group (order) in hand.
+    const continuesGroup = key !== null && key === groupOf && chunkLines < IMPORT_CHUNK_LINES + MAX_GROUP_LINES;
+    if (chunkLines >= IMPORT_CHUNK_LINES && !continuesGroup) {
+      if (!(await flush())) return;
+    }
+    groupOf = key;
+    chunkLines++;
+    if ('row' in parsed) chunk.push({ line: record.line, row: parsed.row });
+    else chunkErrors.push(...parsed.errors);
+  }
+  if (!(await flush())) return;
+  await finishImport(deps, report, done);
+}
+
+/** Records the header, the line count and the header notes, once (a resumed run finds them there). */
+async function recordStart(deps: Deps, report: ReportRow, header: string[], dataLines: number, notes: LineError[]): Promise<boolean> {
+  const now = deps.clock.now().toISOString();
+  return withTx(deps.db.db, async (tx) => {
+    const current = await tx.selectFrom('reports').select(['status', 'expected_lines']).where('id', '=', report.id).executeTakeFirst();
+    if (!current || current.status !== 'PROCESSING') return false;
+    if (current.expected_lines !== null) return true;
+    await tx
+      .updateTable('reports')
+      .set({ column_types: JSON.stringify(header), expected_lines: dataLines, updated_at: now })
+      .where('id', '=', report.id)
+      .where('status', '=', 'PROCESSING')
+      .execute();
+    await insertLineErrors(tx, report, notes);
+    return true;
+  });
+}
+
+async function commitChunk(
+  deps: Deps,
+  kind: ImportKind,
+  ctx: ImportContext,
+  plan: unknown,
+  report: ReportRow,
+  done: number,
+  lines: number,
+  parsed: ParsedLine<unknown>[],
+  parseErrors: LineError[],
+): Promise<boolean> {
+  try {
+    await withTx(deps.db.db, async (tx) => {
+      // First statement of the chunk: it takes the report row (PostgreSQL row lock; SQLite's one writer), so
+      // a cancel either lands before (this chunk rolls back) or waits for the chunk to commit.
+      const claimed = await tx
+        .updateTable('reports')
+        .set({ lines_done: done + lines, total_lines: done + lines, updated_at: deps.clock.now().toISOString() })
+        .where('id', '=', report.id)
+        .where('status', '=', 'PROCESSING')
+        .where('lines_done', '=', done)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) throw new ImportStopped();
+      const refused = await kind.processChunk(tx, { ...ctx, now: deps.clock.now() }, plan, parsed, true);
+      const errors = [...parseErrors, ...refused];
+      const errorLines = new Set(errors.map((e) => e.line)).size;
+      await tx
+        .updateTable('reports')
+        .set((eb) => ({
+          lines_processed: eb('lines_processed', '+', lines - errorLines),
+          error_lines: eb('error_lines', '+', errorLines),
+        }))
+        .where('id', '=', report.id)
+        .execute();
+      await insertLineErrors(tx, report, errors.sort((a, b) => a.line - b.line));
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof ImportStopped) return false;
+    throw error;
+  }
+}
+
+async function insertLineErrors(tx: Db, report: ReportRow, errors: LineError[]): Promise<void> {
+  // Multi-row inserts in slices: one statement per line error would dominate a chunk full of bad lines.
+  for (let i = 0; i < errors.length; i += 200) {
+    await tx
+      .insertInto('report_line_errors')
+      .values(errors.slice(i, i + 200).map((e) => ({ account_id: report.account_id, report_id: report.id, line: e.line, column_name: e.column, message: e.message })))
+      .execute();
+  }
+}
+
+async function finishImport(deps: Deps, report: ReportRow, done: number): Promise<void> {
+  const now = deps.clock.now().toISOString();
+  await deps.db.db
+    .updateTable('reports')
+    .set({ status: 'COMPLETE', completed_at: now, updated_at: now })
+    .where('id', '=', report.id)
+    .where('status', '=', 'PROCESSING')
+    .where('lines_done', '=', done)
+    .execute();
+}

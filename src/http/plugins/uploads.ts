@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { AppError, invalidArgument, invalidField } from '../../domain/errors.js';
+import { firstInvalidUtf8Offset } from '../../domain/reports/csv/read-records.js';
+import { FileTooLargeError, type StoredFile } from '../../lib/file-store/index.js';
+import type { App } from '../types.js';
+
+/** Form fields of one upload (besides the file): few and short. */
+const MAX_FIELDS = 40;
+const MAX_FIELD_BYTES = 64 * 1024;
+
+export interface Upload {
+  /** Form fields as sent (strings). */
+  fields: Record<string, string>;
+  /** The file part, stored; null when the form had none. */
+  file: (StoredFile & { sha256: string }) | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Digest of an uploaded file, so an Idempotency-Key replay must carry the same file. */
+    uploadDigest: string | null;
+  }
+}
+
+/**
+ * multipart/form-data for report and validation uploads (resolutions §0: up to UPLOAD_BODY_LIMIT_MB). The
+ * file part streams into the file store as it arrives (never held whole in memory); a file over the limit
+ * is a 413 and nothing of it is kept.
+ */
+export async function registerUploads(app: App, deps: Deps): Promise<void> {
+  await app.register(multipart, {
+    limits: { files: 1, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, fileSize: deps.config.uploadBodyLimitBytes + 1, parts: MAX_FIELDS + 1 },
+  });
+  app.decorateRequest('uploadDigest', null);
+}
+
+const tooLarge = (limit: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the service accepts (${Math.floor(limit / (1024 * 1024))} MiB)`);
+
+/**
+ * Reads a multipart request: its fields, and the part named `fileField` stored for the account. The
+ * text is checked to be UTF-8 while it streams (a CSV in another encoding is a 400 naming the line). A
+ * refused request keeps nothing.
+ */
+export async function readUpload(request: FastifyRequest, deps: Deps, accountId: number, fileField = 'file'): Promise<Upload> {
+  const fields: Record<string, string> = {};
+  let file: Upload['file'] = null;
+  const limit = deps.config.uploadBodyLimitBytes;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldnameTruncated || part.valueTruncated) throw invalidField(part.fieldname, `is longer than ${MAX_FIELD_BYTES} bytes`);
+        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+        continue;
+      }
+      if (part.fieldname !== fileField) {
+        part.file.resume();
+        throw invalidField(part.fieldname, `is not a file this route takes; send the file in a part named "${fileField}"`);
+      }
+      if (file) throw invalidField(fileField, 'send one file');
+      const hash = createHash('sha256');
+      const stored = await deps.files.write(
+        accountId,
+        { name: part.filename || 'upload.csv', contentType: part.mimetype || 'text/csv' },
+        checkedUtf8(part.file, hash),
+        { maxBytes: limit },
+      );
+      if (part.file.truncated) {
+        await deps.files.delete(accountId, stored.id);
+        throw tooLarge(limit);
+      }
+      file = { ...stored, sha256: hash.digest('hex') };
+    }
+  } catch (error) {
+    if (file) await deps.files.delete(accountId, file.id).catch(() => undefined);
+    if (error instanceof FileTooLargeError) throw tooLarge(limit);
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(limit);
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+      throw invalidArgument(`the form has too many parts: send one file and at most ${MAX_FIELDS} fields`);
+    }
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_PROTO_VIOLATION' || (error instanceof Error && /multipart|boundary/i.test(error.message) && !(error instanceof AppError))) {
+      throw invalidArgument(`the multipart/form-data body cannot be read: ${(error as Error).message}`);
+    }
+    throw error;
+  }
+  request.uploadDigest = file?.sha256 ?? null;
+  return { fields, file };
+}
+
+/** Passes the bytes through, refusing the first that is not UTF-8 (with the line it is on). */
+async function* checkedUtf8(source: AsyncIterable<Buffer>, hash: ReturnType<typeof createHash>): AsyncGenerator<Buffer> {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let line = 1;
+  for await (const bytes of source) {
+    hash.update(bytes);
+    try {
+      decoder.decode(bytes, { stream: true });
+    } catch {
+      const offset = firstInvalidUtf8Offset(bytes);
+      let at = line;
+      for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) at++;
+      throw invalidField('file', `is not UTF-8 text (line ${at}): save it as "CSV UTF-8" and upload it again`);
+    }
+    for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) line++;
+    yield bytes;
+  }
+  try {
+    decoder.decode();
+  } catch {
+    throw invalidField('file', `is not UTF-8 text (it ends inside a character, line ${line})`);
+  }
+}

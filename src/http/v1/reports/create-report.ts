@@ -1,0 +1,95 @@
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../../types.js';
+import type { Deps } from '../../../deps.js';
+import { withTx } from '../../../db/tx.js';
+import { createReport } from '../../../domain/reports/create-report.js';
+import { toReportRecord, type ReportOptions } from '../../../domain/reports/model.js';
+import { publicBaseUrl } from '../../pagination.js';
+import { principalOf } from '../../plugins/auth.js';
+import { readUpload, type Upload } from '../../plugins/uploads.js';
+import { v1Responses } from '../../schemas/common.js';
+import { Report, ReportCreateBody, ReportCreateForm } from '../../schemas/reports.js';
+import type { ReportCreateBody as ReportCreateFields } from '../../schemas/reports.js';
+import { REPORT_ROUTE_CONFIG, REPORT_TAGS } from './route-config.js';
+import { formFields } from './form-fields.js';
+
+/** Uploads stored for a request until its handler adopts them; what is not adopted is deleted after the response. */
+const pendingUploads = new WeakMap<FastifyRequest, Upload>();
+
+export function registerCreateReport(app: App, deps: Deps) {
+  app.post(
+    '/v1/report',
+    {
+      config: REPORT_ROUTE_CONFIG,
+      preValidation: async (request) => {
+        if (!request.isMultipart()) return;
+        const upload = await readUpload(request, deps, principalOf(request).accountId);
+        pendingUploads.set(request, upload);
+        request.body = { ...formFields(upload.fields), ...(upload.file ? { file: upload.file.name } : {}) };
+      },
+      onResponse: async (request) => {
+        const upload = pendingUploads.get(request);
+        if (upload?.file) await deps.files.delete(upload.file.accountId, upload.file.id).catch((error: unknown) => request.log.warn({ err: error }, 'could not delete an unused upload'));
+      },
+      schema: {
+        tags: REPORT_TAGS,
+        summary: 'Create a report (an export, or an import with its file)',
+        description:
+          'An export: a JSON body (`isExport` true or left out; `exportType` Products (default) or Inventory; `activeOnly`, ' +
+          '`includeHeader`, `headersOnly`, `delimiter`, `extension`, `exportForExcel`, `filter`). An import: ' +
+          '`multipart/form-data` with the CSV (UTF-8) in a part named `file` and the same fields as form fields ' +
+          '(`importType` TemplatelessProduct (default), FullProductData with `templateId`, Inventory, Kits, Orders with ' +
+          '`integrationId`; `overwriteWithBlank`, `createNewProducts`, `insertOnly`). Answers the report record ' +
+          '(PENDING); poll GET /v1/report/{reportId}. A bad request (contradictory options, a filter formula that does ' +
+          'not parse, an unknown template or custom store, a file that is not UTF-8) is a 400/404 here and no report ' +
+          'is created. Files up to UPLOAD_BODY_LIMIT_MB (default 200 MiB); larger is 413. With an Idempotency-Key, a ' +
+          'replay must carry the same fields and the same file.',
+        consumes: ['application/json', 'multipart/form-data'],
+        body: {
+          content: {
+            'application/json': { schema: ReportCreateBody },
+            'multipart/form-data': { schema: ReportCreateForm },
+          },
+        },
+        response: v1Responses({ 200: Report }, [400, 401, 403, 404, 413, 429]),
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const body = request.body as ReportCreateFields;
+      const upload = pendingUploads.get(request);
+      const options: ReportOptions = {
+        extension: body.extension ?? null,
+        overwriteWithBlank: body.overwriteWithBlank ?? null,
+        createNewProducts: body.createNewProducts ?? null,
+        insertOnly: body.insertOnly ?? null,
+        activeOnly: body.activeOnly ?? null,
+        includeHeader: body.includeHeader ?? null,
+        exportForExcel: body.exportForExcel ?? null,
+        filter: body.filter ?? null,
+        delimiter: body.delimiter ?? null,
+        headersOnly: body.headersOnly ?? null,
+      };
+      const row = await withTx(deps.db.db, (tx) =>
+        createReport(
+          tx,
+          principal.accountId,
+          {
+            isExport: body.isExport,
+            label: body.label,
+            options,
+            importType: body.importType,
+            exportType: body.exportType,
+            templateId: body.templateId,
+            integrationId: body.integrationId,
+            file: upload?.file ? { fileId: upload.file.id, name: upload.file.name } : undefined,
+          },
+          deps.clock.now(),
+        ),
+      );
+      // The report owns the file now: it must outlive the request.
+      pendingUploads.delete(request);
+      return toReportRecord(row, publicBaseUrl(request, deps.config.publicBaseUrl));
+    },
+  );
+}
