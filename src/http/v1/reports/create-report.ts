@@ -22,7 +22,11 @@ export function registerCreateReport(app: App, deps: Deps) {
     {
       config: REPORT_ROUTE_CONFIG,
       preValidation: async (request) => {
-        if (!request.isMultipart()) return;
+        // Every field is optional (document 9): no body at all is an export with the defaults.
+        if (!request.isMultipart()) {
+          if (request.body === undefined) request.body = {};
+          return;
+        }
         const upload = await readUpload(request, deps, principalOf(request).accountId);
         pendingUploads.set(request, upload);
         request.body = { ...formFields(upload.fields), ...(upload.file ? { file: upload.file.name } : {}) };
