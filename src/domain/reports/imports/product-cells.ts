@@ -65,11 +65,11 @@ function readBoolean(text: string): { value: string } | { error: string } {
 function readIdentifier(field: ProductField, text: string): { value: string } | { error: string } {
   const lengths = field.lengths ?? [];
   const wanted = lengths.length === 1 ? `${lengths[0]}` : `${lengths.slice(0, -1).join(', ')} or ${lengths[lengths.length - 1]}`;
-  if (!/^\d+$/.test(text)) return { error: `"${clip(text)}" is not a ${field.name.toUpperCase()}: it must be ${wanted} digits` };
+  if (!/^\d+$/.test(text)) return { error: `"${clip(text)}" is not a valid ${field.name.toUpperCase()}: it must be ${wanted} digits` };
   if (lengths.length > 0 && !lengths.includes(text.length)) {
     // The usual cause: a spreadsheet read the code as a number and dropped its leading zeros.
     const zeros = text.length < Math.max(...lengths) ? '; a spreadsheet may have dropped leading zeros (format the column as text)' : '';
-    return { error: `"${clip(text)}" has ${text.length} digits; a ${field.name.toUpperCase()} has ${wanted}${zeros}` };
+    return { error: `"${clip(text)}" has ${text.length} digit${text.length === 1 ? '' : 's'}; a ${field.name.toUpperCase()} has ${wanted}${zeros}` };
   }
   return { value: text };
 }
