@@ -7,12 +7,14 @@ import { registerCreateWarehouse } from './create-warehouse.js';
 import { registerAdminCustomStoreRoutes } from './custom-stores/index.js';
 import { registerGetAccount } from './get-account.js';
 import { registerGetApp } from './get-app.js';
+import { registerAdminImportTemplateRoutes } from './import-templates/index.js';
 import { registerInstallApp } from './install-app.js';
 import { registerAdminIngestionRoutes } from './ingestions/index.js';
 import { registerAdminJobRoutes } from './jobs/index.js';
 import { registerAdminKitRoutes } from './kits/index.js';
 import { registerAdminListingRoutes } from './listings/index.js';
 import { registerAdminOrderRoutes } from './orders/index.js';
+import { registerAdminProductRoutes } from './products/index.js';
 import { registerListAccounts } from './list-accounts.js';
 import { registerListInstallations } from './list-installations.js';
 import { registerListWarehouses } from './list-warehouses.js';
@@ -48,4 +50,6 @@ export function registerAdminRoutes(app: App, deps: Deps): void {
   registerAdminKitRoutes(app, deps);
   registerAdminAlertRoutes(app, deps);
   registerAdminListingRoutes(app, deps);
+  registerAdminImportTemplateRoutes(app, deps);
+  registerAdminProductRoutes(app, deps);
 }
