@@ -57,8 +57,13 @@ export async function* readCsvRecords(source: AsyncIterable<Uint8Array>, delimit
         for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) linesFed++;
         if (!parser.write(text)) {
           await new Promise<void>((resolve) => {
-            parser.once('drain', resolve);
-            parser.once('close', resolve);
+            const done = () => {
+              parser.off('drain', done);
+              parser.off('close', done);
+              resolve();
+            };
+            parser.on('drain', done);
+            parser.on('close', done);
           });
         }
         if (parser.destroyed) return;
