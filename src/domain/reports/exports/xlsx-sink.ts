@@ -1,0 +1,76 @@
+import ExcelJS from 'exceljs';
+import { BytePipe } from './byte-pipe.js';
+import type { Cell, RowSink } from './export-format.js';
+
+/** Excel's limits: rows per sheet, characters per cell. */
+export const XLSX_MAX_ROWS = 1_048_576;
+export const XLSX_MAX_CELL_CHARS = 32_767;
+
+export interface XlsxSinkOptions {
+  sheetName: string;
+  /** The header row, repeated at the top of every sheet; null when the export has no header. */
+  header: readonly string[] | null;
+  /** Rows per sheet before the next sheet starts (Excel's limit; tests lower it). */
+  maxRowsPerSheet?: number;
+}
+
+function xlsxValue(cell: Cell): ExcelJS.CellValue {
+  // A string is always a string cell: exceljs makes a formula only from {formula}, so "=SUM(A1)" or
+  // "+1" stays the text it is. Longer text than a cell holds would make Excel refuse the workbook.
+  if (typeof cell === 'string' && cell.length > XLSX_MAX_CELL_CHARS) {
+    // Never cut between the two halves of a surrogate pair (a lone half is not valid XML text).
+    const end = /[\uD800-\uDBFF]/.test(cell.charAt(XLSX_MAX_CELL_CHARS - 1)) ? XLSX_MAX_CELL_CHARS - 1 : XLSX_MAX_CELL_CHARS;
+    return cell.slice(0, end);
+  }
+  return cell;
+}
+
+/**
+ * An .xlsx workbook written with exceljs's streaming writer: each row is committed as it comes, the zip is
+ * built as the store reads it, and strings are inline (no shared-string table held in memory). A sheet holds
+ * at most Excel's 1,048,576 rows; a larger export continues on "<name> 2", "<name> 3", … with the header again.
+ */
+export function openXlsxSink(options: XlsxSinkOptions): RowSink {
+  const pipe = new BytePipe();
+  const maxRows = options.maxRowsPerSheet ?? XLSX_MAX_ROWS;
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: pipe.stream, useStyles: false, useSharedStrings: false });
+  let sheets = 0;
+  let sheet: ExcelJS.Worksheet | null = null;
+  let rowsInSheet = 0;
+
+  function startSheet(): ExcelJS.Worksheet {
+    sheets++;
+    const next = workbook.addWorksheet(sheets === 1 ? options.sheetName : `${options.sheetName} ${sheets}`);
+    rowsInSheet = 0;
+    if (options.header) {
+      next.addRow(options.header.map(xlsxValue)).commit();
+      rowsInSheet++;
+    }
+    return next;
+  }
+
+  return {
+    bytes: pipe.stream,
+    async writeRows(rows) {
+      for (const row of rows) {
+        if (sheet === null) sheet = startSheet();
+        else if (rowsInSheet >= maxRows) {
+          sheet.commit();
+          sheet = startSheet();
+        }
+        sheet.addRow(row.map(xlsxValue)).commit();
+        rowsInSheet++;
+      }
+      await pipe.caughtUp();
+    },
+    async finish() {
+      // A workbook needs a sheet even when the export has no rows and no header.
+      if (sheet === null) sheet = startSheet();
+      sheet.commit();
+      await workbook.commit();
+    },
+    abort(reason) {
+      pipe.abort(reason);
+    },
+  };
+}
