@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
@@ -63,10 +66,10 @@ async function setAttributes(account: number, sku: string, values: Record<string
     .execute();
 }
 
-async function insertReport(account: number, exportType: ExportType, options: Partial<ReportOptions> = {}): Promise<ReportRow> {
+async function insertReport(account: number, exportType: ExportType, options: Partial<ReportOptions> = {}, app = t): Promise<ReportRow> {
   const full = { ...EMPTY_OPTIONS, ...options };
   checkExportRequest(exportType, full);
-  return t.deps.db.db
+  return app.deps.db.db
     .insertInto('reports')
     .values({
       account_id: account,
@@ -97,19 +100,24 @@ async function insertReport(account: number, exportType: ExportType, options: Pa
 
 const always = async () => true;
 
-async function runExport(exportType: ExportType, options: Partial<ReportOptions> = {}, account = accountId): Promise<{ outcome: ExportOutcome; bytes: Buffer; report: ReportRow }> {
-  const report = await insertReport(account, exportType, options);
-  const outcome = await produceExport(t.deps, report, always);
+async function runExport(
+  exportType: ExportType,
+  options: Partial<ReportOptions> = {},
+  account = accountId,
+  app = t,
+): Promise<{ outcome: ExportOutcome; bytes: Buffer; report: ReportRow }> {
+  const report = await insertReport(account, exportType, options, app);
+  const outcome = await produceExport(app.deps, report, always);
   assert.ok(outcome, 'the export completes');
-  const stream = await t.deps.files.read(account, outcome.fileId);
+  const stream = await app.deps.files.read(account, outcome.fileId);
   assert.ok(stream, 'the file is in the store');
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
   return { outcome, bytes: Buffer.concat(chunks), report };
 }
 
-async function exportCsv(exportType: ExportType, options: Partial<ReportOptions> = {}, account = accountId) {
-  const { outcome, bytes, report } = await runExport(exportType, options, account);
+async function exportCsv(exportType: ExportType, options: Partial<ReportOptions> = {}, account = accountId, app = t) {
+  const { outcome, bytes, report } = await runExport(exportType, options, account, app);
   const text = bytes.toString('utf8');
   const delimiter = options.delimiter === 'tab' || options.delimiter === '\\t' ? '\t' : (options.delimiter ?? ',');
   const records = parse(text, { delimiter, relax_column_count: false }) as string[][];
@@ -434,4 +442,57 @@ test('keyset pages: 2,500 products export completely, and a cancellation after t
     .where('file_id', 'not in', (eb) => eb.selectFrom('stored_files').select('id'))
     .execute();
   assert.deepEqual(orphanChunks, []);
+});
+
+test('with FILE_STORE_DIR the export is a file in the directory, and a canceled one leaves none behind', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'exports-'));
+  const dirApp = await createTestApp({ config: { fileStoreDir: dir } });
+  try {
+    const account = await createAccountVia(dirApp, 'Directory');
+    await dirApp.deps.db.db
+      .insertInto('products')
+      .values(
+        Array.from({ length: 30 }, (_, i) => ({
+          account_id: account,
+          sku: `D-${i}`,
+          sku_lower: `d-${i}`,
+          standard_product_id: null,
+          standard_product_id_type: null,
+          title: `Item ${i}`,
+          active: 1,
+          inventory_updated_at: NOW,
+          created_at: NOW,
+          updated_at: NOW,
+        })),
+      )
+      .execute();
+    const { records } = await exportCsv('Products', {}, account, dirApp);
+    assert.equal(records.length, 31);
+    const canceled = await insertReport(account, 'Products', { exportForExcel: true }, dirApp);
+    assert.equal(await produceExport(dirApp.deps, canceled, async () => false, { pageSize: 10 }), null);
+    const files = await readdir(path.join(dir, String(account)));
+    assert.equal(files.length, 1, `only the finished export is kept: ${files.join(', ')}`);
+    assert.ok(!files.some((f) => f.endsWith('.partial')));
+  } finally {
+    await dirApp.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a file store that fails, at once or half-way, fails the export with its error instead of leaving it waiting', async () => {
+  const report = await insertReport(accountId, 'Products', { exportForExcel: true });
+  const failAtOnce = { ...t.deps, files: { ...t.deps.files, write: async () => Promise.reject(new Error('disk full')) } };
+  await assert.rejects(produceExport(failAtOnce, report, always, { pageSize: 1 }), /disk full/);
+
+  const failHalfWay = {
+    ...t.deps,
+    files: {
+      ...t.deps.files,
+      write: async (_account: number, _meta: unknown, source: AsyncIterable<Uint8Array>) => {
+        for await (const _chunk of source) throw new Error('connection lost');
+        throw new Error('no bytes');
+      },
+    },
+  };
+  await assert.rejects(produceExport(failHalfWay, await insertReport(accountId, 'Products'), always, { pageSize: 1 }), /connection lost/);
 });
