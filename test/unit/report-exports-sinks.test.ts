@@ -142,3 +142,19 @@ test('xlsx: an export with no rows and no header is still a workbook with its sh
   await workbook.xlsx.load((await reader.done) as unknown as ArrayBuffer);
   assert.equal(workbook.getWorksheet('Products')?.rowCount, 0);
 });
+
+test('close ends the bytes where they are, without an error for the reader (the export then deletes the file)', async () => {
+  const csv = openCsvSink(',', ['a']);
+  const csvReader = drain(csv);
+  await csv.writeRows([['1']]);
+  await csv.close();
+  assert.equal((await csvReader.done).toString('utf8'), 'a\r\n1\r\n');
+
+  const xlsx = openXlsxSink({ sheetName: 'Products', header: ['a'] });
+  const xlsxReader = drain(xlsx);
+  await xlsx.writeRows(Array.from({ length: 2000 }, (_, i) => [randomBytes(16).toString('hex') + i]));
+  await xlsx.close();
+  const truncated = await xlsxReader.done;
+  const workbook = new ExcelJS.Workbook();
+  await assert.rejects(workbook.xlsx.load(truncated as unknown as ArrayBuffer), 'not a complete workbook');
+});

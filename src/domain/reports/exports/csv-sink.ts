@@ -35,6 +35,9 @@ export function openCsvSink(delimiter: string, header: readonly string[] | null)
       await write([]);
       pipe.end();
     },
+    async close() {
+      pipe.end();
+    },
     abort(reason) {
       pipe.abort(reason);
     },

@@ -38,7 +38,12 @@ export interface RowSink {
   writeRows(rows: readonly (readonly Cell[])[]): Promise<void>;
   /** Completes the file; the store's write then resolves. */
   finish(): Promise<void>;
-  /** Ends the file with an error: the store's write rejects and keeps nothing. */
+  /**
+   * Ends the bytes where they are, without completing the file (no closing rows, no workbook parts): the
+   * store's write then resolves with a truncated file, which the export deletes. Used to stop an export.
+   */
+  close(): Promise<void>;
+  /** Fails the bytes: for when the store already stopped reading, so that a waiting writer wakes up. */
   abort(reason: Error): void;
 }
 

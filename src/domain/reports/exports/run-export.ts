@@ -25,13 +25,6 @@ export interface ProduceExportOptions {
   pageSize?: number;
 }
 
-class ExportCanceledError extends Error {
-  constructor() {
-    super('the export was canceled');
-    this.name = 'ExportCanceledError';
-  }
-}
-
 async function openSource(deps: Deps, report: ReportRow, options: ReportOptions, pageSize: number | undefined): Promise<ExportSource> {
   const exportType = report.report_type as ExportType;
   // Compiled at creation too (checkExportRequest), so a formula that reaches a job always compiles.
@@ -75,11 +68,19 @@ export async function produceExport(
     if (!outcome.ok) sink.abort(new PipeClosedError());
   });
 
-  /** Stops the file: nothing of it stays in the store, whether its write already finished or not. */
-  const discard = async (reason: Error): Promise<Settled<StoredFile>> => {
-    sink.abort(reason);
+  /**
+   * Stops the file and deletes it. The bytes end cleanly (a truncated file) rather than failing the store's
+   * write: the directory store destroys its file stream while writes may still be in flight when its source
+   * fails, and the late write then raises an uncaught ERR_STREAM_DESTROYED that would end the process.
+   */
+  const discard = async (): Promise<Settled<StoredFile>> => {
+    await sink.close();
     const outcome = await stored;
-    if (outcome.ok) await deps.files.delete(accountId, outcome.value.id);
+    if (outcome.ok) {
+      await deps.files.delete(accountId, outcome.value.id).catch((error: unknown) => {
+        deps.log.warn({ err: error, reportId: report.id, fileId: outcome.value.id }, 'could not delete the file of a stopped export');
+      });
+    }
     return outcome;
   };
 
@@ -90,14 +91,14 @@ export async function produceExport(
         await sink.writeRows(page);
         rows += page.length;
         if (!(await stillWanted())) {
-          await discard(new ExportCanceledError());
+          await discard();
           return null;
         }
       }
     }
     await sink.finish();
   } catch (error) {
-    const outcome = await discard(error instanceof Error ? error : new Error(String(error)));
+    const outcome = await discard();
     // When the store failed, its error is the cause; the writer only saw the pipe close.
     throw error instanceof PipeClosedError && !outcome.ok ? outcome.error : error;
   }

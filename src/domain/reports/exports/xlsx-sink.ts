@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { BytePipe } from './byte-pipe.js';
 import type { Cell, RowSink } from './export-format.js';
@@ -48,6 +49,7 @@ function isZipInput(value: unknown): value is ZipInput {
  * this waits (the test of the sink's streaming then fails). The file store stopping ends the wait too.
  */
 async function zipCaughtUp(sheet: ExcelJS.Worksheet, pipe: BytePipe): Promise<void> {
+  if (pipe.stream.destroyed) return;
   const input = (sheet as unknown as { stream?: { pipes?: unknown[] } }).stream?.pipes?.[0];
   if (!isZipInput(input) || input._writableState?.needDrain !== true) {
     await new Promise((resolve) => setImmediate(resolve));
@@ -72,7 +74,21 @@ async function zipCaughtUp(sheet: ExcelJS.Worksheet, pipe: BytePipe): Promise<vo
 export function openXlsxSink(options: XlsxSinkOptions): RowSink {
   const pipe = new BytePipe();
   const maxRows = options.maxRowsPerSheet ?? XLSX_MAX_ROWS;
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: pipe.stream, useStyles: false, useSharedStrings: false });
+  // The zip goes to the file store through a pump of our own rather than straight into the pipe, so that
+  // an export stopped half-way can end the pipe cleanly (close) while archiver still holds unwritten parts.
+  const zipOut = new PassThrough();
+  zipOut.on('error', () => undefined);
+  let closing = false;
+  const pumped = (async () => {
+    try {
+      for await (const chunk of zipOut) await pipe.write(chunk as Buffer);
+    } catch (error) {
+      if (!closing) throw error;
+    }
+  })();
+  // Observed by finish() and close(); a store that stopped reading reaches the writer through the pipe.
+  pumped.catch(() => undefined);
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: zipOut, useStyles: false, useSharedStrings: false });
   let sheets = 0;
   let sheet: ExcelJS.Worksheet | null = null;
   let rowsInSheet = 0;
@@ -108,8 +124,18 @@ export function openXlsxSink(options: XlsxSinkOptions): RowSink {
       if (sheet === null) sheet = startSheet();
       sheet.commit();
       await workbook.commit();
+      await pumped;
+      pipe.end();
+    },
+    async close() {
+      closing = true;
+      zipOut.destroy();
+      await pumped.catch(() => undefined);
+      pipe.end();
     },
     abort(reason) {
+      closing = true;
+      zipOut.destroy();
       pipe.abort(reason);
     },
   };
