@@ -1,5 +1,7 @@
 import { invalidField } from '../../errors.js';
+import { FilterFormulaError } from '../filter-formula.js';
 import type { ExportType, ReportOptions } from '../model.js';
+import { compileExportFilter, INVENTORY_COLUMNS } from './export-filter.js';
 
 /** Delimiters an export may use: one character that cannot be part of a value's quoting. */
 export function exportDelimiter(options: Pick<ReportOptions, 'delimiter'>): string {
@@ -11,7 +13,6 @@ export function exportDelimiter(options: Pick<ReportOptions, 'delimiter'>): stri
 
 /** What an export request is checked for at creation (a bad request is a 400, never a failed job). */
 export function checkExportRequest(exportType: ExportType, options: ReportOptions): void {
-  void exportType;
   const delimiter = exportDelimiter(options);
   if ([...delimiter].length !== 1 || /["\r\n]/.test(delimiter)) {
     throw invalidField('delimiter', 'must be one character other than a quote or a line break (\\t or "tab" for a tab)');
@@ -23,5 +24,25 @@ export function checkExportRequest(exportType: ExportType, options: ReportOption
   }
   if (options.exportForExcel !== true && extension === 'xlsx') {
     throw invalidField('extension', 'xlsx needs exportForExcel true (the file is then an Excel workbook)');
+  }
+  if (options.headersOnly === true && options.includeHeader === false) {
+    throw invalidField('headersOnly', 'asks for the header row alone, so it cannot be combined with includeHeader false');
+  }
+  checkExportFilter(exportType, options);
+}
+
+/** The formula is compiled here once so that a formula that cannot run is a 400, never a failed report. */
+function checkExportFilter(exportType: ExportType, options: ReportOptions): void {
+  let attributeIds: string[];
+  try {
+    attributeIds = compileExportFilter(exportType, options)?.attributeIds ?? [];
+  } catch (error) {
+    if (error instanceof FilterFormulaError) throw invalidField('filter', error.message);
+    throw error;
+  }
+  if (exportType === 'Inventory' && attributeIds.length > 0) {
+    // An inventory row has no attributes: attribute(…) would be blank on every row, never what was meant.
+    const columns = INVENTORY_COLUMNS.map((c) => c.name).join(', ');
+    throw invalidField('filter', `attribute(…) applies to Products exports; an Inventory export filters on its columns: ${columns}`);
   }
 }
