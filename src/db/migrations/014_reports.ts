@@ -15,6 +15,9 @@ export async function up(db: Kysely<any>, { idType, idColumn, dialect }: Migrati
     await db.schema.alterTable('products').addColumn(column, 'text').execute();
   }
 
+  // Exports page an account's products by id.
+  await db.schema.createIndex('products_account_id').on('products').columns(['account_id', 'id']).execute();
+
   await db.schema
     .createTable('product_attributes')
     .addColumn('account_id', 'integer', (c) => c.notNull())

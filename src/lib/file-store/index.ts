@@ -86,6 +86,8 @@ export function createFileStore(handle: DbHandle, dir: string | null, now: () =>
       await rename(temp, target);
       return total;
     } catch (error) {
+      // A write still in flight fails once the stream is destroyed; that error is expected, not a crash.
+      out.on('error', () => undefined);
       out.destroy();
       await rm(temp, { force: true });
       throw error;
