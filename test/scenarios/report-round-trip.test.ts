@@ -67,7 +67,7 @@ describe('catalog round trip: export → edit → import → export', () => {
     const after2 = new Map(second.rows.map((r) => [r.sku, r]));
     for (const [sku, before2] of bySku) {
       const now = after2.get(sku)!;
-      const expected = { ...before2, ...(sku === 'RT-1' ? { title: 'Blue mug, large', price: '14.00' } : {}), ...(sku === 'RT-2' ? { color: '' } : {}) };
+      const expected: Record<string, string> = { ...before2, ...(sku === 'RT-1' ? { title: 'Blue mug, large', price: '14.00' } : {}), ...(sku === 'RT-2' ? { color: '' } : {}) };
       // updated_at moves for the edited products only.
       const { updated_at: u1, ...rest1 } = expected;
       const { updated_at: u2, ...rest2 } = now;
