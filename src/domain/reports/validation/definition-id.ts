@@ -72,15 +72,12 @@ export function findImportKind(type: ImportType): ImportKind | null {
 }
 
 /**
- * Checks what the definition names against the account, as POST /v1/report does for an import: the
- * type has a reader, the custom store (an Orders definition without one uses the account's default store)
- * and the template exist in this account (another account's: 404). Returns the definition with the store
- * resolved.
+ * Checks what the definition names against the account, as POST /v1/report does for an import: the custom
+ * store (an Orders definition without one uses the account's default store) and the template exist in
+ * this account (another account's: 404); then that the type has a reader here (400 otherwise). Returns
+ * the definition with the store resolved.
  */
 export async function resolveDefinition(db: Db, accountId: number, def: ImportDefinition): Promise<ImportDefinition> {
-  if (!findImportKind(def.importType)) {
-    throw failedPrecondition(`${def.importType} files cannot be validated by this service yet: no reader for that import type is installed`);
-  }
   let integrationId: number | null = null;
   if (TAKES_INTEGRATION.includes(def.importType)) {
     integrationId = (await findCustomStoreOrDefault(db, accountId, def.integrationId)).integrationId;
@@ -88,6 +85,9 @@ export async function resolveDefinition(db: Db, accountId: number, def: ImportDe
   if (def.templateId !== null) {
     const template = await findImportTemplate(db, accountId, def.templateId);
     if (!template) throw notFound(`import template ${def.templateId} not found`);
+  }
+  if (!findImportKind(def.importType)) {
+    throw failedPrecondition(`${def.importType} files cannot be validated by this service yet: no reader for that import type is installed`);
   }
   return { ...def, integrationId };
 }
