@@ -32,23 +32,42 @@ const fileError = (message: string, row: number): ValidationResult => ({ group: 
  * of IMPORT_CHUNK_LINES (the lines of one group, such as an order, stay together); each chunk is one
  * transaction that advances the checkpoint (lines_done) with a conditional update and stores the chunk's
  * results, so a run killed at any moment resumes after the last chunk committed, never storing a result
- * twice. Unlike an import it reads the file once: problems that make the file unreadable (not CSV from
- * line N on) are stored as a "file" result after the results of the lines before it.
+ * twice. Like the import it reads the file twice: a file that cannot be read as CSV, or whose header
+ * cannot be read, ends with that one problem (group "file" or "header"), as the import refuses it whole.
  */
 export async function runValidation(deps: Deps, validation: ValidationRow, options: ValidationOptions): Promise<void> {
   const db = deps.db.db;
   const kind = findImportKind(validation.import_type as ImportType);
   if (!kind) return finish(deps, validation, validation.lines_done, [fileError(`no reader for ${validation.import_type} files is installed in this service`, 0)]);
   const delimiter = validationDelimiter(options);
-  const source = await deps.files.read(validation.account_id, validation.source_file_id);
-  if (!source) return finish(deps, validation, validation.lines_done, [fileError('the uploaded file is no longer stored (removed by the retention sweep?)', 0)]);
 
   const ctx = validationContext(validation.account_id, { integrationId: validation.integration_id, templateId: validation.template_id }, options, deps.clock.now());
+  const open = async () => {
+    const stream = await deps.files.read(validation.account_id, validation.source_file_id);
+    if (!stream) throw new CsvFileError('the uploaded file is no longer stored (removed by the retention sweep?)', 0);
+    return stream;
+  };
+
+  // First pass, as the import's: a file that is not CSV from some line on is refused whole by the
+  // import, so that one problem is the validation's result (the lines before it are not judged: the
+  // reader cannot say reliably how many of them it delivered before the break).
   let header: CsvRecord | null = null;
-  let plan: unknown = null;
+  try {
+    for await (const record of readCsvRecords(await open(), delimiter)) header ??= record;
+  } catch (error) {
+    if (error instanceof CsvFileError) return finish(deps, validation, validation.lines_done, [fileError(`${error.message}; the import would refuse the whole file`, error.line)]);
+    throw error;
+  }
+  if (header === null) return finish(deps, validation, validation.lines_done, [fileError('the file is empty: it needs a header line and a line per record', 0)]);
+  const problem = checkHeader(header.cells, delimiter);
+  if (problem) return finish(deps, validation, validation.lines_done, [headerError(problem)]);
+  const prepared = await kind.prepare(db, ctx, header.cells);
+  if (!prepared.ok) return finish(deps, validation, validation.lines_done, [headerError(prepared.error)]);
+  const plan = prepared.plan;
+
   let done = validation.lines_done;
   // Header notes are stored with the first commit of a run that starts at line 0, so exactly once.
-  let pending: ValidationResult[] = [];
+  let pending: ValidationResult[] = done === 0 ? prepared.notes.map(noteResult) : [];
   let seen = 0;
   let chunk: ParsedLine<unknown>[] = [];
   let chunkLines = 0;
@@ -63,41 +82,27 @@ export async function runValidation(deps: Deps, validation: ValidationRow, optio
     chunkLines = 0;
     return true;
   };
-
-  try {
-    for await (const record of readCsvRecords(source, delimiter)) {
-      if (header === null) {
-        header = record;
-        const problem = checkHeader(header.cells, delimiter);
-        if (problem) return finish(deps, validation, done, [headerError(problem)]);
-        const prepared = await kind.prepare(db, ctx, header.cells);
-        if (!prepared.ok) return finish(deps, validation, done, [headerError(prepared.error)]);
-        plan = prepared.plan;
-        if (done === 0) pending = prepared.notes.map(noteResult);
-        continue;
-      }
-      seen++;
-      if (seen <= done) continue;
-      const ragged = checkRaggedRow(record, header.cells.length);
-      const parsed = ragged ? { errors: [ragged] } : kind.parseLine(plan, record.cells, record.line);
-      const key = 'row' in parsed && kind.groupKey ? kind.groupKey(parsed.row) : null;
-      const continuesGroup = key !== null && key === groupOf && chunkLines < IMPORT_CHUNK_LINES + MAX_GROUP_LINES;
-      if (chunkLines >= IMPORT_CHUNK_LINES && !continuesGroup) {
-        if (!(await flush())) return;
-      }
-      groupOf = key;
-      chunkLines++;
-      if ('row' in parsed) chunk.push({ line: record.line, row: parsed.row });
-      else pending.push(...parsed.errors.map(lineResult));
+  let first = true;
+  for await (const record of readCsvRecords(await open(), delimiter)) {
+    if (first) {
+      first = false;
+      continue;
     }
-  } catch (error) {
-    if (!(error instanceof CsvFileError)) throw error;
-    // The lines read before the break are still checked; then the break itself, which the import
-    // would refuse the whole file for.
-    if (!(await flush())) return;
-    return finish(deps, validation, done, [...pending, fileError(`${error.message}; the import would refuse the whole file`, error.line)]);
+    seen++;
+    if (seen <= done) continue;
+    const ragged = checkRaggedRow(record, header.cells.length);
+    const parsed = ragged ? { errors: [ragged] } : kind.parseLine(plan, record.cells, record.line);
+    const key = 'row' in parsed && kind.groupKey ? kind.groupKey(parsed.row) : null;
+    // A chunk ends at IMPORT_CHUNK_LINES unless the line continues the group (order) in hand.
+    const continuesGroup = key !== null && key === groupOf && chunkLines < IMPORT_CHUNK_LINES + MAX_GROUP_LINES;
+    if (chunkLines >= IMPORT_CHUNK_LINES && !continuesGroup) {
+      if (!(await flush())) return;
+    }
+    groupOf = key;
+    chunkLines++;
+    if ('row' in parsed) chunk.push({ line: record.line, row: parsed.row });
+    else pending.push(...parsed.errors.map(lineResult));
   }
-  if (header === null) return finish(deps, validation, done, [fileError('the file is empty: it needs a header line and a line per record', 0)]);
   if (!(await flush())) return;
   await finish(deps, validation, done, pending);
 }

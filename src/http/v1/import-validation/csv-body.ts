@@ -41,7 +41,9 @@ export async function storeCsvBody(request: FastifyRequest, body: CsvBodyStream,
     const stored = await deps.files.write(
       accountId,
       { name: fileNameOf(request) ?? 'validation.csv', contentType: 'text/csv' },
-      checkedUtf8(body.stream as AsyncIterable<Buffer>, hash, 'body'),
+      // Not destroyed when the store stops early (413, not UTF-8): Node discards the rest of the body after
+      // the response, so the client reads the error instead of a reset connection.
+      checkedUtf8(body.stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>, hash, 'body'),
       { maxBytes: limit },
     );
     request.uploadDigest = hash.digest('hex');
