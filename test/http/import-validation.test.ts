@@ -328,6 +328,20 @@ describe('import validation', () => {
     assert.deepEqual(await orphans(), []);
   });
 
+  it('replays an Idempotency-Key request with the same file, and refuses the key with another file', async () => {
+    const csv = 'sku,warehouse,quantity\nINV-1,Main,1\n';
+    const key = { 'idempotency-key': 'validate-once' };
+    const send = (body: string) =>
+      t.app.inject({ method: 'POST', url: '/v1/import/validation/Inventory', payload: body, headers: { 'content-type': 'text/csv', ...key, ...bearer(seed.sellerToken) } });
+    const first = await send(csv);
+    assert.equal(first.statusCode, 200, first.body);
+    const again = await send(csv);
+    assert.equal(again.statusCode, 200, again.body);
+    assert.equal(again.headers['idempotency-replayed'], 'true');
+    assert.deepEqual(again.json(), first.json());
+    assertV1Error(await send(`${csv}INV-2,Main,2\n`), 409, /different request/);
+  });
+
   it('keeps another account\'s validation out of reach', async () => {
     const res = await postCsv(t, seed.sellerToken, 'Inventory', 'sku,warehouse,quantity\nINV-1,Main,1\n');
     const id = (res.json() as { import_validation_id: number }).import_validation_id;
