@@ -37,7 +37,8 @@ export async function registerUploads(app: App, deps: Deps): Promise<void> {
   app.decorateRequest('uploadDigest', null);
 }
 
-const tooLarge = (limit: number) =>
+/** The 413 of an upload over UPLOAD_BODY_LIMIT_MB (also used by routes that take a raw CSV body). */
+export const tooLarge = (limit: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the service accepts (${Math.floor(limit / (1024 * 1024))} MiB)`);
 
 /**
@@ -91,8 +92,11 @@ export async function readUpload(request: FastifyRequest, deps: Deps, accountId:
   return { fields, file };
 }
 
-/** Passes the bytes through, refusing the first that is not UTF-8 (with the line it is on). */
-async function* checkedUtf8(source: AsyncIterable<Buffer>, hash: ReturnType<typeof createHash>): AsyncGenerator<Buffer> {
+/**
+ * Passes the bytes through, refusing the first that is not UTF-8 (with the line it is on) as a 400 on
+ * `field`; every byte also goes into `hash` (the upload's digest, for Idempotency-Key replays).
+ */
+export async function* checkedUtf8(source: AsyncIterable<Buffer>, hash: ReturnType<typeof createHash>, field = 'file'): AsyncGenerator<Buffer> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let line = 1;
   for await (const bytes of source) {
@@ -103,7 +107,7 @@ async function* checkedUtf8(source: AsyncIterable<Buffer>, hash: ReturnType<type
       const offset = firstInvalidUtf8Offset(bytes);
       let at = line;
       for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) at++;
-      throw invalidField('file', `is not UTF-8 text (line ${at}): save it as "CSV UTF-8" and upload it again`);
+      throw invalidField(field, `is not UTF-8 text (line ${at}): save it as "CSV UTF-8" and upload it again`);
     }
     for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) line++;
     yield bytes;
@@ -111,6 +115,6 @@ async function* checkedUtf8(source: AsyncIterable<Buffer>, hash: ReturnType<type
   try {
     decoder.decode();
   } catch {
-    throw invalidField('file', `is not UTF-8 text (it ends inside a character, line ${line})`);
+    throw invalidField(field, `is not UTF-8 text (it ends inside a character, line ${line})`);
   }
 }

@@ -1,0 +1,193 @@
+import type { Deps } from '../../../deps.js';
+import { withTx, type Db } from '../../../db/tx.js';
+import { CsvFileError, readCsvRecords, type CsvRecord } from '../csv/read-records.js';
+import { checkHeader, checkRaggedRow } from '../imports/file-checks.js';
+import { IMPORT_CHUNK_LINES, MAX_GROUP_LINES } from '../imports/run-import.js';
+import type { ImportContext, ImportKind, LineError, ParsedLine } from '../imports/types.js';
+import type { ImportType } from '../model.js';
+import { validationContext, validationDelimiter } from './create-validation.js';
+import { findImportKind } from './definition-id.js';
+import { GROUP_FILE, GROUP_HEADER, GROUP_LINE, type ValidationOptions, type ValidationResult, type ValidationRow } from './model.js';
+
+/** The validation ended meanwhile, or another run holds a later checkpoint: the chunk in hand rolls back. */
+class ValidationStopped extends Error {}
+
+/** A refused line's problem, grouped by the column the seller fixes ("line" for the whole line). */
+export const lineResult = (e: LineError): ValidationResult => ({
+  group: e.column === '' ? GROUP_LINE : e.column,
+  row: e.line,
+  column: e.column,
+  severity: 'ERROR',
+  message: e.message,
+});
+/** A note on the header that does not stop the import (an ignored column). */
+const noteResult = (e: LineError): ValidationResult => ({ group: GROUP_HEADER, row: e.line, column: e.column, severity: 'WARNING', message: e.message });
+const headerError = (message: string): ValidationResult => ({ group: GROUP_HEADER, row: 1, column: '', severity: 'ERROR', message: `${message}; no line can be imported` });
+const fileError = (message: string, row: number): ValidationResult => ({ group: GROUP_FILE, row, column: '', severity: 'ERROR', message });
+
+/**
+ * Validates every line of a validation (PROCESSING) with the same code the import runs — the type's
+ * prepare, parseLine and processChunk with apply = false — so validation and import never disagree about
+ * a line. Structured like the import runner (src/domain/reports/imports/run-import.ts): lines go in chunks
+ * of IMPORT_CHUNK_LINES (the lines of one group, such as an order, stay together); each chunk is one
+ * transaction that advances the checkpoint (lines_done) with a conditional update and stores the chunk's
+ * results, so a run killed at any moment resumes after the last chunk committed, never storing a result
+ * twice. Like the import it reads the file twice: a file that cannot be read as CSV, or whose header
+ * cannot be read, ends with that one problem (group "file" or "header"), as the import refuses it whole.
+ */
+export async function runValidation(deps: Deps, validation: ValidationRow, options: ValidationOptions): Promise<void> {
+  const db = deps.db.db;
+  const kind = findImportKind(validation.import_type as ImportType);
+  if (!kind) return finish(deps, validation, validation.lines_done, [fileError(`no reader for ${validation.import_type} files is installed in this service`, 0)]);
+  const delimiter = validationDelimiter(options);
+
+  const ctx = validationContext(validation.account_id, { integrationId: validation.integration_id, templateId: validation.template_id }, options, deps.clock.now());
+  const open = async () => {
+    const stream = await deps.files.read(validation.account_id, validation.source_file_id);
+    if (!stream) throw new CsvFileError('the uploaded file is no longer stored (removed by the retention sweep?)', 0);
+    return stream;
+  };
+
+  // First pass, as the import's: a file that is not CSV from some line on is refused whole by the
+  // import, so that one problem is the validation's result (the lines before it are not judged: the
+  // reader cannot say reliably how many of them it delivered before the break).
+  let header: CsvRecord | null = null;
+  try {
+    for await (const record of readCsvRecords(await open(), delimiter)) header ??= record;
+  } catch (error) {
+    if (error instanceof CsvFileError) return finish(deps, validation, validation.lines_done, [fileError(`${error.message}; the import would refuse the whole file`, error.line)]);
+    throw error;
+  }
+  if (header === null) return finish(deps, validation, validation.lines_done, [fileError('the file is empty: it needs a header line and a line per record', 0)]);
+  const problem = checkHeader(header.cells, delimiter);
+  if (problem) return finish(deps, validation, validation.lines_done, [headerError(problem)]);
+  const prepared = await kind.prepare(db, ctx, header.cells);
+  if (!prepared.ok) return finish(deps, validation, validation.lines_done, [headerError(prepared.error)]);
+  const plan = prepared.plan;
+
+  let done = validation.lines_done;
+  // Header notes are stored with the first commit of a run that starts at line 0, so exactly once.
+  let pending: ValidationResult[] = done === 0 ? prepared.notes.map(noteResult) : [];
+  let seen = 0;
+  let chunk: ParsedLine<unknown>[] = [];
+  let chunkLines = 0;
+  let groupOf: string | null = null;
+  const flush = async () => {
+    if (chunkLines === 0) return true;
+    const ok = await commitChunk(deps, kind, ctx, plan, validation, done, chunkLines, chunk, pending);
+    if (!ok) return false;
+    done += chunkLines;
+    chunk = [];
+    pending = [];
+    chunkLines = 0;
+    return true;
+  };
+  let first = true;
+  for await (const record of readCsvRecords(await open(), delimiter)) {
+    if (first) {
+      first = false;
+      continue;
+    }
+    seen++;
+    if (seen <= done) continue;
+    const ragged = checkRaggedRow(record, header.cells.length);
+    const parsed = ragged ? { errors: [ragged] } : kind.parseLine(plan, record.cells, record.line);
+    const key = 'row' in parsed && kind.groupKey ? kind.groupKey(parsed.row) : null;
+    // A chunk ends at IMPORT_CHUNK_LINES unless the line continues the group (order) in hand.
+    const continuesGroup = key !== null && key === groupOf && chunkLines < IMPORT_CHUNK_LINES + MAX_GROUP_LINES;
+    if (chunkLines >= IMPORT_CHUNK_LINES && !continuesGroup) {
+      if (!(await flush())) return;
+    }
+    groupOf = key;
+    chunkLines++;
+    if ('row' in parsed) chunk.push({ line: record.line, row: parsed.row });
+    else pending.push(...parsed.errors.map(lineResult));
+  }
+  if (!(await flush())) return;
+  await finish(deps, validation, done, pending);
+}
+
+async function commitChunk(
+  deps: Deps,
+  kind: ImportKind,
+  ctx: ImportContext,
+  plan: unknown,
+  validation: ValidationRow,
+  done: number,
+  lines: number,
+  parsed: ParsedLine<unknown>[],
+  earlier: ValidationResult[],
+): Promise<boolean> {
+  try {
+    await withTx(deps.db.db, async (tx) => {
+      const claimed = await tx
+        .updateTable('import_validations')
+        .set({ lines_done: done + lines, updated_at: deps.clock.now().toISOString() })
+        .where('id', '=', validation.id)
+        .where('status', '=', 'PROCESSING')
+        .where('lines_done', '=', done)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) throw new ValidationStopped();
+      const refused = await kind.processChunk(tx, { ...ctx, now: deps.clock.now() }, plan, parsed, false);
+      // Header notes, parse problems and refusals of one chunk, in file order (the sort is stable).
+      await insertResults(tx, validation, [...earlier, ...refused.map(lineResult)].sort((a, b) => a.row - b.row));
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof ValidationStopped) return false;
+    throw error;
+  }
+}
+
+/** Ends the validation COMPLETE, storing the last results, unless another run got there first. */
+async function finish(deps: Deps, validation: ValidationRow, done: number, results: ValidationResult[]): Promise<void> {
+  const now = deps.clock.now().toISOString();
+  const fileProblem = results.find((r) => r.group === GROUP_FILE || (r.group === GROUP_HEADER && r.severity === 'ERROR'));
+  await withTx(deps.db.db, async (tx) => {
+    const ended = await tx
+      .updateTable('import_validations')
+      .set({ status: 'COMPLETE', completed_at: now, updated_at: now, error_message: fileProblem?.message ?? null })
+      .where('id', '=', validation.id)
+      .where('status', '=', 'PROCESSING')
+      .where('lines_done', '=', done)
+      .executeTakeFirst();
+    if (Number(ended.numUpdatedRows) === 1) await insertResults(tx, validation, results);
+  });
+}
+
+async function insertResults(tx: Db, validation: Pick<ValidationRow, 'id' | 'account_id'>, results: ValidationResult[]): Promise<void> {
+  // Multi-row inserts in slices, as the import stores its line errors.
+  for (let i = 0; i < results.length; i += 200) {
+    await tx
+      .insertInto('import_validation_results')
+      .values(
+        results.slice(i, i + 200).map((r) => ({
+          account_id: validation.account_id,
+          validation_id: validation.id,
+          group_name: r.group,
+          row_number: r.row,
+          column_name: r.column,
+          severity: r.severity,
+          message: r.message,
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Ends a validation whose job gave up (the last attempt failed): COMPLETE with the reason as a "file" result. */
+export async function failValidation(deps: Deps, validationId: number, accountId: number, message: string): Promise<void> {
+  const now = deps.clock.now().toISOString();
+  await withTx(deps.db.db, async (tx) => {
+    const ended = await tx
+      .updateTable('import_validations')
+      .set({ status: 'COMPLETE', completed_at: now, updated_at: now, error_message: message })
+      .where('account_id', '=', accountId)
+      .where('id', '=', validationId)
+      .where('status', 'in', ['PENDING', 'PROCESSING'])
+      .executeTakeFirst();
+    if (Number(ended.numUpdatedRows) === 1) {
+      await insertResults(tx, { account_id: accountId, id: validationId }, [fileError(`${message}; the validation stopped`, 0)]);
+    }
+  });
+}

@@ -1,0 +1,106 @@
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../../types.js';
+import type { Deps } from '../../../deps.js';
+import { invalidField } from '../../../domain/errors.js';
+import { createValidation } from '../../../domain/reports/validation/create-validation.js';
+import { parseDefinitionId, resolveDefinition, type ImportDefinition } from '../../../domain/reports/validation/definition-id.js';
+import { previewOf } from '../../../domain/reports/validation/read-results.js';
+import type { StoredFile } from '../../../lib/file-store/index.js';
+import { principalOf } from '../../plugins/auth.js';
+import { readUpload } from '../../plugins/uploads.js';
+import { v1Responses } from '../../schemas/common.js';
+import {
+  ValidationCreated,
+  ValidationCreateForm,
+  ValidationCreateParams,
+  ValidationCreateQuery,
+  ValidationCsvBody,
+} from '../../schemas/import-validation.js';
+import { REPORT_ROUTE_CONFIG } from '../reports/route-config.js';
+import { CsvBodyStream, registerCsvBodyParser, storeCsvBody } from './csv-body.js';
+import { VALIDATION_TAGS } from './tags.js';
+
+/** What preValidation read: the resolved definition and the stored file, until the handler adopts the file. */
+const pending = new WeakMap<FastifyRequest, { def: ImportDefinition; file: StoredFile | null }>();
+
+/**
+ * POST /v1/import/validation/{importDefinitionId} (document 4.2, resolutions §3), in its own context so
+ * that its text/csv parser (the raw stream) serves this route only.
+ */
+export async function registerCreateValidation(app: App, deps: Deps): Promise<void> {
+  await app.register(async (scope: App) => {
+    registerCsvBodyParser(scope, deps);
+    scope.post(
+      '/v1/import/validation/:importDefinitionId',
+      {
+        config: REPORT_ROUTE_CONFIG,
+        // The definition is checked before the body is read (a 404 template never costs an upload); then
+        // the file streams into the file store.
+        preValidation: async (request) => {
+          const accountId = principalOf(request).accountId;
+          const raw = (request.params as { importDefinitionId?: string }).importDefinitionId ?? '';
+          const def = await resolveDefinition(deps.db.db, accountId, parseDefinitionId(raw));
+          const state: { def: ImportDefinition; file: StoredFile | null } = { def, file: null };
+          pending.set(request, state);
+          if (request.isMultipart()) {
+            const upload = await readUpload(request, deps, accountId);
+            state.file = upload.file;
+            if (!upload.file) throw invalidField('file', 'is required: send the CSV in a multipart part named "file" (or the CSV itself as a text/csv body)');
+            request.body = { ...upload.fields, file: upload.file.name };
+          } else if (request.body instanceof CsvBodyStream) {
+            state.file = await storeCsvBody(request, request.body, deps, accountId);
+            request.body = state.file.name;
+          } else {
+            throw invalidField('body', 'is required: send the CSV file as a text/csv body, or as multipart/form-data with a part named "file"');
+          }
+        },
+        onResponse: async (request) => {
+          const file = pending.get(request)?.file;
+          if (file) await deps.files.delete(file.accountId, file.id).catch((error: unknown) => request.log.warn({ err: error }, 'could not delete an unused upload'));
+        },
+        schema: {
+          tags: VALIDATION_TAGS,
+          summary: 'Validate an import file',
+          description:
+            'Checks a CSV file against an import definition without importing it (document 2.7, 4.2). The file is the ' +
+            'body (`Content-Type: text/csv`) or a part named `file` of a `multipart/form-data` body; UTF-8, up to ' +
+            'UPLOAD_BODY_LIMIT_MB (default 200 MiB; larger is 413). Answers at once with the preview — the header as ' +
+            'supplied, the field each column is read as ("" for a column the import ignores), the first 10 rows — and ' +
+            'queues the validation of every line; poll GET /v1/import/validation/results/{import_validation_id}. Lines ' +
+            'are judged by the same code the import runs, against the account\'s data at that time; the query options ' +
+            'are the import\'s (createNewProducts, overwriteWithBlank, insertOnly, delimiter). An unknown type, an ' +
+            'integrationId or templateId the type does not take, FullProductData without a template, an empty file or ' +
+            'one that is not UTF-8 are 400s; an unknown custom store or template is a 404. A file that is not CSV ' +
+            'further down is accepted: its validation reports where (group "file").',
+          params: ValidationCreateParams,
+          querystring: ValidationCreateQuery,
+          consumes: ['text/csv', 'multipart/form-data'],
+          body: {
+            content: {
+              'text/csv': { schema: ValidationCsvBody },
+              'multipart/form-data': { schema: ValidationCreateForm },
+            },
+          },
+          response: v1Responses({ 200: ValidationCreated }, [400, 401, 403, 404, 413, 429]),
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const state = pending.get(request)!;
+        const { query } = request;
+        if (query.insertOnly === true && query.overwriteWithBlank === true) {
+          throw invalidField('insertOnly', 'insertOnly only fills blank data, so it cannot be combined with overwriteWithBlank');
+        }
+        const row = await createValidation(deps, principal.accountId, state.def, state.file!, {
+          createNewProducts: query.createNewProducts ?? false,
+          overwriteWithBlank: query.overwriteWithBlank ?? false,
+          insertOnly: query.insertOnly ?? false,
+          delimiter: query.delimiter ?? null,
+        });
+        // The validation owns the file now: it must outlive the request.
+        state.file = null;
+        return { import_validation_id: row.id, ...previewOf(row) };
+      },
+    );
+  });
+}

@@ -1,0 +1,1 @@
+export const VALIDATION_TAGS = ['v1 import validation'];
