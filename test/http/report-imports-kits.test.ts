@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { adminHeaders } from '../helpers/admin.js';
 import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 import { importAndRun } from '../helpers/reports.js';
-import { lineErrors } from './report-imports-errors.js';
+import { errorLinesOf, lineErrors, validationErrorLines } from './report-imports-errors.js';
 import { stock } from './v1-sales-orders-helpers.js';
 
 /** Kits imports (resolutions §8) through POST /v1/report, run by the report job. */
@@ -69,8 +69,11 @@ describe('kits import', () => {
       'CUP,PLATE,2', // listed twice
       'FORK,PLATE,2', // applies
     ].join('\n');
+    const validated = await validationErrorLines(t, 'Kits', csv, { accountId: seed.accountId });
+    assert.deepEqual(await recipe('FORK'), [], 'validation writes nothing');
     const report = await run(csv);
     assert.equal(report.status, 'COMPLETE');
+    assert.deepEqual(errorLinesOf(await lineErrors(t, seed.sellerToken, report.reportId)), validated, 'validation refuses exactly the lines the import refuses');
     assert.equal(report.totalLines, 9);
     assert.equal(report.linesSuccessfullyProcessed, 1);
     assert.equal(report.linesWithErrors, 8);
@@ -93,7 +96,10 @@ describe('kits import', () => {
 
   it('a recipe applied earlier in the file counts for the later kits (nesting across the file)', async () => {
     // NEST-1 becomes a kit holding the new NEST-PART, so NEST-PART can no longer become a kit in the same file.
-    const report = await run(['kit_sku,component_sku,quantity', 'NEST-1,NEST-PART,1', 'NEST-PART,LID,1'].join('\n'), { createNewProducts: true });
+    const csv = ['kit_sku,component_sku,quantity', 'NEST-1,NEST-PART,1', 'NEST-PART,LID,1'].join('\n');
+    assert.deepEqual(await validationErrorLines(t, 'Kits', csv, { accountId: seed.accountId, createNewProducts: true }), [3]);
+    assert.equal(await recipe('NEST-1'), null, 'validation creates no product');
+    const report = await run(csv, { createNewProducts: true });
     assert.equal(report.linesSuccessfullyProcessed, 1);
     assert.match(await lineErrors(t, seed.sellerToken, report.reportId), /^3,kit_sku,"NEST-PART" is a component of kit "NEST-1"/m);
     assert.deepEqual(await recipe('NEST-1'), ['NEST-PART×1']);

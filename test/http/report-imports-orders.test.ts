@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { adminHeaders, assertV1Error } from '../helpers/admin.js';
 import { bearer, seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 import { importAndRun, postImport } from '../helpers/reports.js';
-import { lineErrors } from './report-imports-errors.js';
+import { errorLinesOf, lineErrors, validationErrorLines } from './report-imports-errors.js';
 import { availableBySku, routes, stock, type Order } from './v1-sales-orders-helpers.js';
 
 /** Orders imports (resolutions §8) into a custom store through POST /v1/report, run by the report job. */
@@ -27,6 +27,7 @@ describe('orders import', () => {
 
   const HEADER =
     'channel_order_id,order_ts,sku,quantity,unit_price,customer_name,customer_email,ship_name,ship_address1,ship_address2,ship_city,ship_state,ship_postal_code,ship_country,requested_service_level';
+  const validate = (lines: string[]) => validationErrorLines(t, 'Orders', [HEADER, ...lines].join('\r\n'), { accountId: seed.accountId });
   const run = (lines: string[], fields: Record<string, string | number | boolean> = {}) =>
     importAndRun(t, seed.sellerToken, [HEADER, ...lines].join('\r\n'), { importType: 'Orders', ...fields });
   const orders = async (...ids: string[]): Promise<Order[]> => {
@@ -89,6 +90,7 @@ describe('orders import', () => {
     const first = await run(lines);
     assert.equal(first.linesSuccessfullyProcessed, 2);
     const before = await orders('IMP-R');
+    assert.deepEqual(await validate(lines), [2, 3], 'validation reports the existing order too');
     const again = await run(lines);
     assert.equal(again.status, 'COMPLETE');
     assert.equal(again.linesSuccessfullyProcessed, 0);
@@ -135,7 +137,7 @@ describe('orders import', () => {
   });
 
   it('a bad line refuses its order (every line errs, nothing created); non-consecutive lines are refused naming the first line', async () => {
-    const report = await run([
+    const file = [
       'IMP-B,2026-11-20T10:00:00Z,ORD-MUG,1,,,,,,,,,,,',
       'IMP-B,2026-11-20T10:00:00Z,ORD-TEA,0,,,,,,,,,,,', // quantity below 1
       'IMP-B3,,ORD-MUG,1,,,,,,,,,,,', // no order_ts
@@ -144,7 +146,11 @@ describe('orders import', () => {
       'IMP-C2,2026-11-20T10:00:00Z,ORD-MUG,1,,,,,,,,,,,',
       'IMP-C1,2026-11-20T10:00:00Z,ORD-TEA,1,,,,,,,,,,,',
       ',2026-11-20T10:00:00Z,ORD-TEA,1,,,,,,,,,,,',
-    ]);
+    ];
+    const validated = await validate(file);
+    assert.deepEqual(await orders('IMP-C1', 'IMP-C2'), [], 'validation creates no order');
+    const report = await run(file);
+    assert.deepEqual(errorLinesOf(await lineErrors(t, seed.sellerToken, report.reportId)), validated, 'validation refuses exactly the lines the import refuses');
     assert.equal(report.totalLines, 8);
     assert.equal(report.linesSuccessfullyProcessed, 2);
     assert.equal(report.linesWithErrors, 6);
