@@ -55,6 +55,20 @@ describe('kits import', () => {
     assert.deepEqual(await recipe('KD'), ['TEA×1']);
   });
 
+  it('a kit that comes back in a later chunk of the file is refused there too', async () => {
+    const rows = ['kit_sku,component_sku,quantity'];
+    // 12 kits of 50 components each: 600 rows, few kits to apply.
+    for (let i = 1; i <= 12; i++) for (let j = 1; j <= 50; j++) rows.push(`CHUNK-KIT-${i},CHUNK-PART-${j},1`);
+    rows.push('CHUNK-KIT-1,LID,1'); // file line 602, data line 601: past the first chunk of 500
+    const report = await run(rows.join('\n'), { createNewProducts: true });
+    assert.equal(report.status, 'COMPLETE', JSON.stringify(report));
+    assert.equal(report.linesSuccessfullyProcessed, 600);
+    assert.match(await lineErrors(t, seed.sellerToken, report.reportId), /^602,kit_sku,the rows of kit "CHUNK-KIT-1" must be consecutive: the kit starts at line 2/m);
+    const kit = await recipe('CHUNK-KIT-1');
+    assert.equal(kit?.length, 50);
+    assert.ok(!kit.includes('LID×1'));
+  });
+
   it('one invalid row refuses every row of its kit and leaves the kit unchanged; other kits apply', async () => {
     await putKit('KE', [{ sku: 'LID', quantity: 1 }]);
     const csv = [

@@ -130,7 +130,7 @@ describe('orders import', () => {
     assert.equal(report.linesWithErrors, 5);
     const errors = await lineErrors(t, seed.sellerToken, report.reportId);
     assert.match(errors, /^2,channel_order_id,order "IMP-D" is not created: line 3 has an error/m);
-    assert.match(errors, /^3,order_ts,order_ts "2026-11-20T11:00:00.000Z" disagrees with the order: it is "2026-11-20T10:00:00.000Z" on the order's first line \(line 2\)/m);
+    assert.match(errors, /^3,order_ts,order_ts "2026-11-20T11:00:00Z" disagrees with the order: it is "2026-11-20T10:00:00Z" on the order's first line \(line 2\)/m);
     assert.match(errors, /^4,customer_name,customer_name "Bea" disagrees with the order/m);
     assert.match(errors, /^6,customer_name,customer_name "Cy" disagrees with the order: it is blank on the order's first line/m);
     assert.deepEqual(await orders('IMP-D', 'IMP-D2'), []);

@@ -48,6 +48,8 @@ export interface OrderLineRow {
   channelOrderId: string;
   /** Order-level cells, trimmed ('' when blank); order_ts as an ISO instant when it reads as one. */
   fields: Record<OrderColumn, string>;
+  /** The same cells as written, for messages. */
+  written: Record<OrderColumn, string>;
   sku: string;
   quantity: number;
   unitPrice: string | null;
@@ -79,9 +81,11 @@ export function parseOrderLine(plan: OrdersPlan, cells: string[], line: number):
 
   const errors: LineError[] = [];
   const fields = {} as Record<OrderColumn, string>;
+  const written = {} as Record<OrderColumn, string>;
   for (const c of ORDER_COLUMNS) {
     const value = cell(c);
     fields[c] = value;
+    written[c] = value;
     if (value === '') continue;
     if (longerThan(value, maxLengthOf(c))) errors.push(lineError(line, header(c), `${c} is longer than ${maxLengthOf(c)} characters`));
   }
@@ -105,6 +109,7 @@ export function parseOrderLine(plan: OrdersPlan, cells: string[], line: number):
     row: {
       channelOrderId,
       fields,
+      written,
       sku,
       quantity: 'value' in quantity ? quantity.value : 0,
       unitPrice: price === '' || !DECIMAL.test(price) ? null : normalizeDecimal(price),

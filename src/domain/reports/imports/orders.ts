@@ -134,8 +134,8 @@ function checkOrder(plan: OrdersPlan, group: LineGroup<OrderLineRow>): Map<numbe
     for (const c of ORDER_COLUMNS) {
       const value = row.fields[c];
       if (value === '' || value === order[c]) continue;
-      const expected = order[c] === '' ? "is blank on the order's first line" : `is "${clip(order[c])}" on the order's first line`;
-      at(line, c, `${c} "${clip(value)}" disagrees with the order: it ${expected} (line ${head!.line}); order-level cells repeat that value or stay blank`);
+      const expected = order[c] === '' ? "is blank on the order's first line" : `is "${clip(head!.row.written[c])}" on the order's first line`;
+      at(line, c, `${c} "${clip(row.written[c])}" disagrees with the order: it ${expected} (line ${head!.line}); order-level cells repeat that value or stay blank`);
     }
   }
   return own;
