@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { readCsvRecords, type CsvRecord } from '../../src/domain/reports/csv/read-records.js';
 import { importKind } from '../../src/domain/reports/imports/kinds.js';
@@ -47,4 +48,10 @@ export async function validationErrorLines(t: TestApp, type: ImportType, csv: st
 /** The lines with an error in an errors CSV as lineErrors answers it. */
 export function errorLinesOf(errors: string): number[] {
   return [...new Set(errors.split('\n').slice(1).filter((l) => l !== '').map((l) => Number(l.split(',')[0])))].sort((a, b) => a - b);
+}
+
+/** The sample files of docs/partners/imports-kits-orders.md, in order (Kits, then Orders). */
+export function guideSamples(): string[] {
+  const guide = readFileSync(new URL('../../docs/partners/imports-kits-orders.md', import.meta.url), 'utf8');
+  return [...guide.matchAll(/```csv\n([\s\S]*?)```/g)].map((m) => m[1]!);
 }

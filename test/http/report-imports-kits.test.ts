@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { adminHeaders } from '../helpers/admin.js';
 import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 import { importAndRun } from '../helpers/reports.js';
-import { errorLinesOf, lineErrors, validationErrorLines } from './report-imports-errors.js';
+import { errorLinesOf, guideSamples, lineErrors, validationErrorLines } from './report-imports-errors.js';
 import { stock } from './v1-sales-orders-helpers.js';
 
 /** Kits imports (resolutions §8) through POST /v1/report, run by the report job. */
@@ -149,6 +149,12 @@ describe('kits import', () => {
     assert.match(errors, /^3,kit_sku,kit "KA" already has components/m);
     assert.deepEqual(await recipe('KA'), ['MUG×2', 'TEA×1']);
     assert.deepEqual(await recipe('KF'), ['LID×2']);
+  });
+
+  it("the guide's sample file imports", async () => {
+    const report = await run(guideSamples()[0]!, { createNewProducts: true });
+    assert.equal(report.linesSuccessfullyProcessed, 4, await lineErrors(t, seed.sellerToken, report.reportId));
+    assert.deepEqual(await recipe('GIFT-BOX'), ['MUG-RED×2', 'TEA-GREEN×1']);
   });
 
   it('a header without the Kits columns fails the report, applying nothing', async () => {

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { adminHeaders, assertV1Error } from '../helpers/admin.js';
 import { bearer, seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 import { importAndRun, postImport } from '../helpers/reports.js';
-import { errorLinesOf, lineErrors, validationErrorLines } from './report-imports-errors.js';
+import { errorLinesOf, guideSamples, lineErrors, validationErrorLines } from './report-imports-errors.js';
 import { availableBySku, routes, stock, type Order } from './v1-sales-orders-helpers.js';
 
 /** Orders imports (resolutions §8) into a custom store through POST /v1/report, run by the report job. */
@@ -197,6 +197,15 @@ describe('orders import', () => {
     );
     assert.equal((await orders('BULK-1', 'BULK-496', 'BULK-497', 'BULK-510')).length, 4);
     assert.equal((await availableBySku(t, seed.sellerToken, 'ORD-BULK')).get(seed.warehouses.main), 10_000 - 510 - 55);
+  });
+
+  it("only the required columns are needed; the guide's sample file imports", async () => {
+    const minimal = await importAndRun(t, seed.sellerToken, 'Channel Order ID,Order TS,SKU,Quantity\nIMP-MIN,2026-11-20,ORD-TEA,1\n', { importType: 'Orders' });
+    assert.equal(minimal.linesSuccessfullyProcessed, 1, await lineErrors(t, seed.sellerToken, minimal.reportId));
+    const sample = await importAndRun(t, seed.sellerToken, guideSamples()[1]!, { importType: 'Orders' });
+    assert.equal(sample.linesSuccessfullyProcessed, 3, await lineErrors(t, seed.sellerToken, sample.reportId));
+    const [order] = await orders('1001');
+    assert.deepEqual(order?.products.map((p) => [p.requestedSku, p.quantity]), [['MUG-RED', 2], ['TEA-GREEN', 1]]);
   });
 
   it('a header without the needed columns fails the report', async () => {
