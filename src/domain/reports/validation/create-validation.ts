@@ -6,7 +6,8 @@ import { invalidField, notFound } from '../../errors.js';
 import { exportDelimiter } from '../exports/check-request.js';
 import { checkHeader } from '../imports/file-checks.js';
 import type { ImportContext } from '../imports/types.js';
-import { definitionIdOf, findImportKind, type ImportDefinition } from './definition-id.js';
+import { definitionIdOf, type ImportDefinition } from './definition-id.js';
+import { importKind } from '../imports/kinds.js';
 import {
   RUN_IMPORT_VALIDATION_JOB,
   type RunImportValidationPayload,
@@ -52,8 +53,7 @@ export async function createValidation(
   options: ValidationOptions,
 ): Promise<ValidationRow> {
   const db = deps.db.db;
-  const kind = findImportKind(def.importType);
-  if (!kind) throw new Error(`import type ${def.importType} has no reader`);
+  const kind = importKind(def.importType);
   const delimiter = validationDelimiter(options);
   const source = await deps.files.read(accountId, file.id);
   if (!source) throw notFound(`file ${file.id} not found`);

@@ -1,8 +1,6 @@
 import type { Db } from '../../../db/tx.js';
 import { findCustomStoreOrDefault } from '../../accounts/custom-stores.js';
-import { failedPrecondition, invalidField, notFound } from '../../errors.js';
-import { importKind } from '../imports/kinds.js';
-import type { ImportKind } from '../imports/types.js';
+import { invalidField, notFound } from '../../errors.js';
 import { IMPORT_TYPES, type ImportType } from '../model.js';
 import { findImportTemplate } from '../templates.js';
 
@@ -62,19 +60,11 @@ export function definitionIdOf(def: ImportDefinition): string {
   return [def.importType, def.integrationId ?? '', def.templateId ?? ''].join(';').replace(/;+$/, '');
 }
 
-/** The reader of a type, or null when this service has none registered for it (yet). */
-export function findImportKind(type: ImportType): ImportKind | null {
-  try {
-    return importKind(type);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Checks what the definition names against the account, as POST /v1/report does for an import: the custom
  * store (an Orders definition without one uses the account's default store) and the template exist in
- * this account (another account's: 404); then that the type has a reader here (400 otherwise). Returns
+ * this account (another account's: 404). Returns
  * the definition with the store resolved.
  */
 export async function resolveDefinition(db: Db, accountId: number, def: ImportDefinition): Promise<ImportDefinition> {
@@ -85,9 +75,6 @@ export async function resolveDefinition(db: Db, accountId: number, def: ImportDe
   if (def.templateId !== null) {
     const template = await findImportTemplate(db, accountId, def.templateId);
     if (!template) throw notFound(`import template ${def.templateId} not found`);
-  }
-  if (!findImportKind(def.importType)) {
-    throw failedPrecondition(`${def.importType} files cannot be validated by this service yet: no reader for that import type is installed`);
   }
   return { ...def, integrationId };
 }

@@ -6,7 +6,7 @@ import { IMPORT_CHUNK_LINES, MAX_GROUP_LINES } from '../imports/run-import.js';
 import type { ImportContext, ImportKind, LineError, ParsedLine } from '../imports/types.js';
 import type { ImportType } from '../model.js';
 import { validationContext, validationDelimiter } from './create-validation.js';
-import { findImportKind } from './definition-id.js';
+import { importKind } from '../imports/kinds.js';
 import { GROUP_FILE, GROUP_HEADER, GROUP_LINE, type ValidationOptions, type ValidationResult, type ValidationRow } from './model.js';
 
 /** The validation ended meanwhile, or another run holds a later checkpoint: the chunk in hand rolls back. */
@@ -37,8 +37,7 @@ const fileError = (message: string, row: number): ValidationResult => ({ group: 
  */
 export async function runValidation(deps: Deps, validation: ValidationRow, options: ValidationOptions): Promise<void> {
   const db = deps.db.db;
-  const kind = findImportKind(validation.import_type as ImportType);
-  if (!kind) return finish(deps, validation, validation.lines_done, [fileError(`no reader for ${validation.import_type} files is installed in this service`, 0)]);
+  const kind = importKind(validation.import_type as ImportType);
   const delimiter = validationDelimiter(options);
 
   const ctx = validationContext(validation.account_id, { integrationId: validation.integration_id, templateId: validation.template_id }, options, deps.clock.now());
