@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { readCsvRecords, type CsvRecord } from '../../src/domain/reports/csv/read-records.js';
 import { importKind } from '../../src/domain/reports/imports/kinds.js';
-import type { ImportContext, LineError, ParsedLine } from '../../src/domain/reports/imports/types.js';
+import type { ImportContext, LineError } from '../../src/domain/reports/imports/types.js';
+import { lineChunks } from '../../src/domain/reports/imports/chunks.js';
 import type { ImportType } from '../../src/domain/reports/model.js';
 import type { TestApp } from '../helpers/app.js';
 import { lineErrors as errorsCsv } from '../helpers/reports.js';
@@ -23,8 +24,8 @@ export async function lineErrors(t: TestApp, token: string, reportId: number): P
 }
 
 /**
- * Runs an import type the way import validation does (processChunk with apply false, the whole file as one
- * chunk) and answers the file lines it would refuse, sorted; the database is only read.
+ * Runs an import type the way import validation does (processChunk with apply false, the file cut into chunks
+ * by the runner's own lineChunks) and answers the file lines it would refuse, sorted; the database is only read.
  */
 export async function validationErrorLines(t: TestApp, type: ImportType, csv: string, options: Partial<ImportContext> & { accountId: number }): Promise<number[]> {
   const kind = importKind(type);
@@ -34,14 +35,11 @@ export async function validationErrorLines(t: TestApp, type: ImportType, csv: st
   const [header, ...data] = records;
   const prepared = await kind.prepare(t.deps.db.db, ctx, header!.cells);
   if (!prepared.ok) throw new Error(prepared.error);
-  const lines: ParsedLine<unknown>[] = [];
+  // The lines as the runner cuts them (ragged rows and groups included), as one chunk.
   const errors: LineError[] = [];
-  for (const r of data) {
-    const parsed = kind.parseLine(prepared.plan, r.cells, r.line);
-    if ('row' in parsed) lines.push({ line: r.line, row: parsed.row });
-    else errors.push(...parsed.errors);
+  for await (const chunk of lineChunks(Readable.from(data), kind, prepared.plan, header!.cells.length, 0)) {
+    errors.push(...chunk.errors, ...(await kind.processChunk(t.deps.db.db, ctx, prepared.plan, chunk.parsed, false)));
   }
-  errors.push(...(await kind.processChunk(t.deps.db.db, ctx, prepared.plan, lines, false)));
   return [...new Set(errors.map((e) => e.line))].sort((a, b) => a - b);
 }
 

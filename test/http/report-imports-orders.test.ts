@@ -169,6 +169,38 @@ describe('orders import', () => {
     assert.equal((await orders('IMP-C2')).length, 1);
   });
 
+  it('a ragged line refuses the order it belongs to instead of letting it be created without that line', async () => {
+    const file = [
+      'IMP-RAG,2026-11-20T10:00:00Z,ORD-MUG,1,,,,,,,,,,,',
+      'IMP-RAG,2026-11-20T10:00:00Z,ORD-TEA,1', // the line lost its trailing fields
+      'IMP-RAG2,2026-11-20T10:00:00Z,ORD-MUG,1,,,,,,,,,,,',
+    ];
+    const validated = await validate(file);
+    const report = await run(file);
+    const errors = await lineErrors(t, seed.sellerToken, report.reportId);
+    assert.deepEqual(errorLinesOf(errors), validated, 'validation refuses exactly the lines the import refuses');
+    assert.equal(report.linesSuccessfullyProcessed, 1);
+    assert.equal(report.linesWithErrors, 2);
+    assert.match(errors, /^2,channel_order_id,order "IMP-RAG" is not created: line 3 has an error/m);
+    assert.match(errors, /^3,,the line has 4 fields but the header has 15/m);
+    assert.deepEqual(await orders('IMP-RAG'), []);
+    assert.equal((await orders('IMP-RAG2')).length, 1);
+  });
+
+  it('an order with more lines than one group may have is refused whole, also past the chunk that cut it', async () => {
+    await stock(t, seed.sellerToken, 'ORD-HUGE', seed.warehouses.main, 100);
+    const lines = Array.from({ length: 1600 }, () => 'HUGE,2026-11-20T10:00:00Z,ORD-HUGE,1,,,,,,,,,,,');
+    lines.push('AFTER-HUGE,2026-11-20T10:00:00Z,ORD-HUGE,1,,,,,,,,,,,');
+    const report = await run(lines);
+    assert.equal(report.status, 'COMPLETE', JSON.stringify(report));
+    assert.equal(report.totalLines, 1601);
+    assert.equal(report.linesWithErrors, 1600);
+    assert.equal(report.linesSuccessfullyProcessed, 1);
+    assert.match(await lineErrors(t, seed.sellerToken, report.reportId), /^1502,,the lines of "HUGE" go on past 1,000 lines/m);
+    assert.deepEqual(await orders('HUGE'), []);
+    assert.equal((await orders('AFTER-HUGE')).length, 1);
+  });
+
   it('an incomplete shipping address refuses the order', async () => {
     const report = await run(['IMP-A,2026-11-20T10:00:00Z,ORD-MUG,1,,,,Ann,,,Springfield,,,,']);
     assert.equal(report.linesWithErrors, 1);

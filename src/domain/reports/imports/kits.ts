@@ -65,6 +65,7 @@ export const kitsImport: ImportKind<Plan, Row> = {
   },
 
   groupKey: (row) => row.kitSku,
+  refuseRow: (row, errors) => ({ ...row, errors: [...row.errors, ...errors] }),
 
   async processChunk(db, ctx, plan, lines, apply) {
     const header = (c: Column) => plan.header[plan.index[c]]!;

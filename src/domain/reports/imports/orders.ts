@@ -54,6 +54,7 @@ export const ordersImport: ImportKind<OrdersPlan, OrderLineRow> = {
   parseLine: parseOrderLine,
 
   groupKey: (row) => row.channelOrderId,
+  refuseRow: (row, errors) => ({ ...row, errors: [...row.errors, ...errors] }),
 
   async processChunk(db, ctx, plan, lines, apply) {
     const idColumn = headerOf(plan, 'channel_order_id');

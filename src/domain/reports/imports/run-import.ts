@@ -5,13 +5,18 @@ import { exportDelimiter } from '../exports/check-request.js';
 import { reportOptions, type ImportType, type ReportRow } from '../model.js';
 import { importKind } from './kinds.js';
 import { failReport } from '../fail-report.js';
-import { checkHeader, checkRaggedRow } from './file-checks.js';
+import { checkHeader } from './file-checks.js';
+import { lineChunks } from './chunks.js';
 import type { ImportContext, ImportKind, LineError, ParsedLine } from './types.js';
 
-/** Data lines applied per transaction (and per checkpoint). */
-export const IMPORT_CHUNK_LINES = 500;
-/** A group of lines that must stay together (one order) may grow a chunk by at most this many lines. */
-export const MAX_GROUP_LINES = 1000;
+/** The records after the header. */
+export async function* dataRecords(records: AsyncIterable<CsvRecord>): AsyncGenerator<CsvRecord> {
+  let first = true;
+  for await (const record of records) {
+    if (first) first = false;
+    else yield record;
+  }
+}
 
 export function importContextOf(report: ReportRow, now: Date): ImportContext {
   const options = reportOptions(report);
@@ -71,43 +76,11 @@ export async function runImport(deps: Deps, report: ReportRow): Promise<void> {
   if (!started) return;
 
   let done = report.lines_done;
-  let seen = 0;
-  let chunk: ParsedLine<unknown>[] = [];
-  let chunkErrors: LineError[] = [];
-  let chunkLines = 0;
-  let groupOf: string | null = null;
-  const flush = async () => {
-    if (chunkLines === 0) return true;
-    const ok = await commitChunk(deps, kind, ctx, prepared.plan, report, done, chunkLines, chunk, chunkErrors);
-    if (!ok) return false;
-    done += chunkLines;
-    chunk = [];
-    chunkErrors = [];
-    chunkLines = 0;
-    return true;
-  };
-  let first = true;
-  for await (const record of readCsvRecords(await open(), delimiter)) {
-    if (first) {
-      first = false;
-      continue;
-    }
-    seen++;
-    if (seen <= done) continue;
-    const ragged = checkRaggedRow(record, header.cells.length);
-    const parsed = ragged ? { errors: [ragged] } : kind.parseLine(prepared.plan, record.cells, record.line);
-    const key = 'row' in parsed && kind.groupKey ? kind.groupKey(parsed.row) : null;
-    // A chunk ends at IMPORT_CHUNK_LINES unless the line continues the group (order) in hand.
-    const continuesGroup = key !== null && key === groupOf && chunkLines < IMPORT_CHUNK_LINES + MAX_GROUP_LINES;
-    if (chunkLines >= IMPORT_CHUNK_LINES && !continuesGroup) {
-      if (!(await flush())) return;
-    }
-    groupOf = key;
-    chunkLines++;
-    if ('row' in parsed) chunk.push({ line: record.line, row: parsed.row });
-    else chunkErrors.push(...parsed.errors);
+  for await (const chunk of lineChunks(dataRecords(readCsvRecords(await open(), delimiter)), kind, prepared.plan, header.cells.length, done)) {
+    const ok = await commitChunk(deps, kind, ctx, prepared.plan, report, done, chunk.lines, chunk.parsed, chunk.errors);
+    if (!ok) return;
+    done += chunk.lines;
   }
-  if (!(await flush())) return;
   await finishImport(deps, report, done);
 }
 

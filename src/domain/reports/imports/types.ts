@@ -54,6 +54,11 @@ export interface ImportKind<Plan = unknown, Row = unknown> {
    */
   groupKey?(row: Row): string;
   /**
+   * Grouped types: the row with errors found before the kind saw it (a ragged line), so its group is
+   * refused whole and the line reports them.
+   */
+  refuseRow?(row: Row, errors: LineError[]): Row;
+  /**
    * Checks the lines against the account's data and, when `apply`, writes them with `db` (then the chunk's
    * transaction). Returns the errors of the lines refused; every other line applied (or, for validation,
    * would apply). A refused line must change nothing: check before writing, or write inside a savepoint.

@@ -1,8 +1,9 @@
 import type { Deps } from '../../../deps.js';
 import { withTx, type Db } from '../../../db/tx.js';
 import { CsvFileError, readCsvRecords, type CsvRecord } from '../csv/read-records.js';
-import { checkHeader, checkRaggedRow } from '../imports/file-checks.js';
-import { IMPORT_CHUNK_LINES, MAX_GROUP_LINES } from '../imports/run-import.js';
+import { checkHeader } from '../imports/file-checks.js';
+import { lineChunks } from '../imports/chunks.js';
+import { dataRecords } from '../imports/run-import.js';
 import type { ImportContext, ImportKind, LineError, ParsedLine } from '../imports/types.js';
 import type { ImportType } from '../model.js';
 import { validationContext, validationDelimiter } from './create-validation.js';
@@ -67,42 +68,12 @@ export async function runValidation(deps: Deps, validation: ValidationRow, optio
   let done = validation.lines_done;
   // Header notes are stored with the first commit of a run that starts at line 0, so exactly once.
   let pending: ValidationResult[] = done === 0 ? prepared.notes.map(noteResult) : [];
-  let seen = 0;
-  let chunk: ParsedLine<unknown>[] = [];
-  let chunkLines = 0;
-  let groupOf: string | null = null;
-  const flush = async () => {
-    if (chunkLines === 0) return true;
-    const ok = await commitChunk(deps, kind, ctx, plan, validation, done, chunkLines, chunk, pending);
-    if (!ok) return false;
-    done += chunkLines;
-    chunk = [];
+  for await (const chunk of lineChunks(dataRecords(readCsvRecords(await open(), delimiter)), kind, plan, header.cells.length, done)) {
+    const ok = await commitChunk(deps, kind, ctx, plan, validation, done, chunk.lines, chunk.parsed, [...pending, ...chunk.errors.map(lineResult)]);
+    if (!ok) return;
+    done += chunk.lines;
     pending = [];
-    chunkLines = 0;
-    return true;
-  };
-  let first = true;
-  for await (const record of readCsvRecords(await open(), delimiter)) {
-    if (first) {
-      first = false;
-      continue;
-    }
-    seen++;
-    if (seen <= done) continue;
-    const ragged = checkRaggedRow(record, header.cells.length);
-    const parsed = ragged ? { errors: [ragged] } : kind.parseLine(plan, record.cells, record.line);
-    const key = 'row' in parsed && kind.groupKey ? kind.groupKey(parsed.row) : null;
-    // A chunk ends at IMPORT_CHUNK_LINES unless the line continues the group (order) in hand.
-    const continuesGroup = key !== null && key === groupOf && chunkLines < IMPORT_CHUNK_LINES + MAX_GROUP_LINES;
-    if (chunkLines >= IMPORT_CHUNK_LINES && !continuesGroup) {
-      if (!(await flush())) return;
-    }
-    groupOf = key;
-    chunkLines++;
-    if ('row' in parsed) chunk.push({ line: record.line, row: parsed.row });
-    else pending.push(...parsed.errors.map(lineResult));
   }
-  if (!(await flush())) return;
   await finish(deps, validation, done, pending);
 }
 
