@@ -78,6 +78,10 @@ export async function runImport(deps: Deps, report: ReportRow): Promise<void> {
   let groupOf: string | null = null;
   const flush = async () => {
     if (chunkLines === 0) return true;
+    // Give the event loop a turn between chunks. On SQLite every statement completes synchronously, so a
+    // whole import could otherwise run as one unbroken chain of microtasks and starve the HTTP server of
+    // the same process (the inline worker) and any cancel request until the file ends.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const ok = await commitChunk(deps, kind, ctx, prepared.plan, report, done, chunkLines, chunk, chunkErrors);
     if (!ok) return false;
     done += chunkLines;
