@@ -93,7 +93,8 @@ describe('report lifecycle', () => {
     assert.equal(done.linesWithErrors, 0);
     assert.equal(done.errorMessage, null);
     assert.deepEqual(done.columnTypes, ['sku', 'warehouse', 'delta_quantity']);
-    assert.ok(done.completedTs && done.startedTs && done.completedTs >= done.startedTs && done.startedTs >= done.requestedTs);
+    const ts = done as ReportJson & { requestedTs: string; startedTs: string; completedTs: string };
+    assert.ok(ts.completedTs >= ts.startedTs && ts.startedTs >= ts.requestedTs, JSON.stringify(ts));
     const stock = await stockOf('LIFE');
     assert.equal(stock.size, 3000);
     assert.ok([...stock.values()].every((q) => q === 1));
