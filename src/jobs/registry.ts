@@ -4,6 +4,7 @@ import { IDEMPOTENCY_SWEEP, sweepIdempotencyKeys } from './handlers/idempotency-
 import { BUILD_INGESTION_PLAN, runBuildIngestionPlan } from './handlers/build-ingestion-plan.js';
 import { JOB_RETENTION_SWEEP, sweepFinishedJobs } from './handlers/job-retention-sweep.js';
 import { RUN_REPORT_JOB, runReport } from './handlers/run-report.js';
+import { REPORT_RETENTION_SWEEP, runReportRetentionSweep } from './handlers/report-retention-sweep.js';
 
 /** Job type → handler. A worker runs only the types its registry knows; others fail and are retried. */
 export class JobRegistry {
@@ -31,5 +32,6 @@ export function defaultJobRegistry(): JobRegistry {
     .register(EXPIRE_UNPAID_ORDER, runUnpaidOrderExpiry)
     .register(BUILD_INGESTION_PLAN, runBuildIngestionPlan)
     .register(JOB_RETENTION_SWEEP, sweepFinishedJobs)
-    .register(RUN_REPORT_JOB, runReport);
+    .register(RUN_REPORT_JOB, runReport)
+    .register(REPORT_RETENTION_SWEEP, runReportRetentionSweep);
 }
