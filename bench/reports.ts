@@ -115,6 +115,11 @@ async function waitForReport(base: string, token: string, reportId: number, time
     const res = await fetch(`${base}/v1/report/${reportId}`, { headers: { authorization: `Bearer ${token}` } });
     const report = (await expectOk(res, `GET /v1/report/${reportId}`)) as ReportState;
     if (report.status === 'COMPLETE' || report.status === 'CANCELED') return report;
+    // A job that fails is retried with backoff for minutes: give up at its first failure and say why.
+    const jobs = await fetch(`${base}/admin/jobs?type=report.run&pageSize=20`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const list = (await expectOk(jobs, 'GET /admin/jobs')) as { results: { payload: { reportId?: number }; status: string; lastError: string | null }[] };
+    const job = list.results.find((j) => j.payload.reportId === reportId);
+    if (job?.lastError && job.status !== 'RUNNING') throw new Error(`the report job failed (${job.status}): ${job.lastError.split('\n')[0]}`);
     if (Date.now() > deadline) throw new Error(`report ${reportId} still ${report.status} after ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
