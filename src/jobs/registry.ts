@@ -5,6 +5,7 @@ import { BUILD_INGESTION_PLAN, runBuildIngestionPlan } from './handlers/build-in
 import { JOB_RETENTION_SWEEP, sweepFinishedJobs } from './handlers/job-retention-sweep.js';
 import { RUN_REPORT_JOB, runReport } from './handlers/run-report.js';
 import { RUN_IMPORT_VALIDATION_JOB, runImportValidation } from './handlers/run-import-validation.js';
+import { REPORT_RETENTION_SWEEP, runReportRetentionSweep } from './handlers/report-retention-sweep.js';
 
 /** Job type → handler. A worker runs only the types its registry knows; others fail and are retried. */
 export class JobRegistry {
@@ -33,5 +34,6 @@ export function defaultJobRegistry(): JobRegistry {
     .register(BUILD_INGESTION_PLAN, runBuildIngestionPlan)
     .register(JOB_RETENTION_SWEEP, sweepFinishedJobs)
     .register(RUN_REPORT_JOB, runReport)
-    .register(RUN_IMPORT_VALIDATION_JOB, runImportValidation);
+    .register(RUN_IMPORT_VALIDATION_JOB, runImportValidation)
+    .register(REPORT_RETENTION_SWEEP, runReportRetentionSweep);
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { deleteExpiredIdempotencyKeys, IDEMPOTENCY_SWEEP } from '../../src/jobs/handlers/idempotency-sweep.js';
 import { deleteFinishedJobs, JOB_RETENTION_SWEEP } from '../../src/jobs/handlers/job-retention-sweep.js';
+import { REPORT_RETENTION_SWEEP } from '../../src/jobs/handlers/report-retention-sweep.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { manualClock } from '../../src/lib/clock.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -67,15 +68,16 @@ describe('idempotency.sweep job', () => {
       [
         [IDEMPOTENCY_SWEEP, null],
         [JOB_RETENTION_SWEEP, null],
+        [REPORT_RETENTION_SWEEP, null],
       ],
     );
-    assert.equal(await w.runUntilIdle(), 2);
+    assert.equal(await w.runUntilIdle(), 3);
     clock.advance(2);
     // The key valid until now + 1 ms has expired meanwhile; the hourly runs come an hour later.
     assert.deepEqual(await w.runSchedules(), []);
     clock.advance(3600_000);
-    assert.equal((await w.runSchedules()).length, 2);
-    assert.equal(await w.runUntilIdle(), 2);
+    assert.equal((await w.runSchedules()).length, 3);
+    assert.equal(await w.runUntilIdle(), 3);
     assert.deepEqual(await keyNames(), ['valid-tomorrow']);
     const statuses = await t.deps.db.db.selectFrom('jobs').select('status').where('type', '=', IDEMPOTENCY_SWEEP).execute();
     assert.deepEqual(

@@ -32,12 +32,12 @@ describe('`cli worker` process', { skip }, () => {
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    // The hourly sweeps (idempotency keys, finished jobs) are due as soon as the first worker starts: wait
-    // until both have run.
+    // The hourly sweeps (idempotency keys, finished jobs, reports past retention) are due as soon as the
+    // first worker starts: wait until all three have run.
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => {
         stdout += d.toString();
-        if (stdout.split('"msg":"job succeeded"').length > 2) resolve();
+        if (stdout.split('"msg":"job succeeded"').length > 3) resolve();
       });
       void exited.then(() => reject(new Error(`worker exited early:\n${stdout}\n${stderr}`)));
     });
@@ -53,11 +53,12 @@ describe('`cli worker` process', { skip }, () => {
       assert.deepEqual(jobs, [
         { type: 'idempotency.sweep', status: 'SUCCEEDED' },
         { type: 'jobs.retention-sweep', status: 'SUCCEEDED' },
+        { type: 'reports.retention-sweep', status: 'SUCCEEDED' },
       ]);
       const schedules = await handle.db.selectFrom('job_schedules').select('name').orderBy('name').execute();
       assert.deepEqual(
         schedules.map((r) => r.name),
-        ['idempotency.sweep', 'jobs.retention-sweep'],
+        ['idempotency.sweep', 'jobs.retention-sweep', 'reports.retention-sweep'],
       );
     } finally {
       await handle.close();

@@ -36,7 +36,12 @@ export function createFileStore(handle: DbHandle, dir: string | null, now: () =>
   }
 
   async function removeBytes(row: { id: number; account_id: number; storage: string }) {
-    if (row.storage === 'dir') await rm(filePath(row.account_id, row.id), { force: true });
+    if (row.storage === 'dir') {
+      const target = filePath(row.account_id, row.id);
+      await rm(target, { force: true });
+      // An upload whose process died mid-write left only its partial file (the retention sweep's case).
+      await rm(`${target}.partial`, { force: true });
+    }
     else await db.deleteFrom('stored_file_chunks').where('file_id', '=', row.id).execute();
   }
 

@@ -46,6 +46,7 @@ export async function* lineChunks<Plan, Row>(
     const continuesGroup = key !== null && key === groupOf;
     if (chunk.lines >= IMPORT_CHUNK_LINES && !(continuesGroup && chunk.lines < IMPORT_CHUNK_LINES + MAX_GROUP_LINES)) {
       cutGroup = continuesGroup ? key : null;
+      await nextTurn();
       yield chunk;
       chunk = { lines: 0, parsed: [], errors: [] };
     }
@@ -58,6 +59,15 @@ export async function* lineChunks<Plan, Row>(
     else chunk.errors.push(...parsed.errors);
   }
   if (chunk.lines > 0) yield chunk;
+}
+
+/**
+ * Gives the event loop a turn between chunks. On SQLite every statement completes synchronously, so a whole
+ * file could otherwise run as one unbroken chain of microtasks and starve the HTTP server of the same
+ * process (the inline worker), and with it any cancel request, until the file ends.
+ */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function parseRecord<Plan, Row>(kind: ImportKind<Plan, Row>, plan: Plan, record: CsvRecord, headerLength: number): { row: Row } | { errors: LineError[] } {

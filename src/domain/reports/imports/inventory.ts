@@ -1,8 +1,17 @@
-import type { Db } from '../../../db/tx.js';
-import { inSavepoint } from '../../../db/savepoint.js';
 import { listAccountWarehouses, type WarehouseRow } from '../../accounts/warehouses.js';
-import { findOrCreateProduct, findProductsBySkus } from '../../catalog/products.js';
-import { applyStockChange, type StockChange } from '../../inventory/stock.js';
+import { createProductsBySku, deleteUnusedNewProducts } from '../../catalog/create-products.js';
+import { findProductsBySkus } from '../../catalog/products.js';
+import type { StockChange } from '../../inventory/stock.js';
+import {
+  cannotFail,
+  deleteNewStockRows,
+  ensureStockRows,
+  stockUpdater,
+  touchProductsInventory,
+  upsertStockChanges,
+  type KeyedStockChange,
+  type StockKey,
+} from '../../inventory/stock-batch.js';
 import { MAX_QUANTITY } from '../../inventory/v2-update.js';
 import { clip, lineError, parseWholeNumber, skuProblem } from './cells.js';
 import { mapHeader } from './header-map.js';
@@ -82,25 +91,69 @@ export const inventoryImport: ImportKind<Plan, Row> = {
 
   async processChunk(db, ctx, plan, lines, apply) {
     const errors: LineError[] = [];
-    const products = new Map((await findProductsBySkus(db, ctx.accountId, [...new Set(lines.map((l) => l.row.sku))], true)).map((p) => [p.sku, p]));
+    const products = new Map((await findProductsBySkus(db, ctx.accountId, [...new Set(lines.map((l) => l.row.sku))], true)).map((p) => [p.sku, p.id]));
+    const accepted: { line: number; row: Row; warehouseId: number }[] = [];
     for (const { line, row } of lines) {
       const refusal = checkLine(plan, ctx.createNewProducts, products.has(row.sku), { line, row });
-      if (refusal) {
-        errors.push(refusal);
-        continue;
-      }
-      if (!apply) continue;
-      const warehouse = findWarehouse(plan.warehouses, row.warehouse)!;
-      // Only a delta can be refused by the stock update itself (below zero); its savepoint then undoes the
-      // SKU the line created. Absolute modes always apply, so they skip the savepoint's two statements.
-      const write = () => applyLine(db, ctx.accountId, warehouse.id, row, ctx.now);
-      const outcome = row.change.mode === 'delta' ? await inSavepoint(db, write, (r) => r === null) : await write();
-      if (outcome !== null) errors.push(lineError(line, plan.header[plan.index.delta_quantity ?? plan.index.quantity ?? 0] ?? '', outcome));
-      else if (!products.has(row.sku)) {
-        const created = await findProductsBySkus(db, ctx.accountId, [row.sku], true);
-        if (created[0]) products.set(row.sku, created[0]);
+      if (refusal) errors.push(refusal);
+      else accepted.push({ line, row, warehouseId: findWarehouse(plan.warehouses, row.warehouse)!.id });
+    }
+    if (!apply || accepted.length === 0) return errors;
+
+    // Set-based per chunk (a chunk is one transaction): one query for the chunk's products (above), the
+    // missing ones in one multi-row insert, the stock changes in multi-row upserts or conditional updates
+    // (below), and the product's inventory timestamp and variant stock copy once per product at the end.
+    const created = await createProductsBySku(db, ctx.accountId, accepted.filter((a) => !products.has(a.row.sku)).map((a) => a.row.sku), ctx.now);
+    for (const [sku, id] of created) products.set(sku, id);
+    const missing = [...new Set(accepted.filter((a) => !products.has(a.row.sku)).map((a) => a.row.sku))];
+    // Created by another transaction between the read and the insert.
+    for (const p of await findProductsBySkus(db, ctx.accountId, missing, true)) products.set(p.sku, p.id);
+    const keyOf = (a: (typeof accepted)[number]) => ({ productId: products.get(a.row.sku)!, warehouseId: a.warehouseId });
+
+    // Lines are grouped by stock row (file order kept within a group; rows are independent of each other).
+    // A group whose lines cannot be refused folds into one change, and all those go in a few multi-row
+    // upserts; a group with a negative delta runs line by line, each a conditional UPDATE that may refuse.
+    const groups = new Map<string, { key: StockKey; lines: typeof accepted }>();
+    for (const a of accepted) {
+      const key = keyOf(a);
+      const id = `${key.productId}:${key.warehouseId}`;
+      const group = groups.get(id);
+      if (group) group.lines.push(a);
+      else groups.set(id, { key, lines: [a] });
+    }
+    const folded: KeyedStockChange[] = [];
+    const stepwise: { key: StockKey; lines: typeof accepted }[] = [];
+    for (const group of groups.values()) {
+      const change = foldChanges(group.lines.map((l) => l.row.change));
+      if (change) folded.push({ key: group.key, change, binLocation: group.lines.reduce<string | null>((bin, l) => l.row.binLocation ?? bin, null) });
+      else stepwise.push(group);
+    }
+    await upsertStockChanges(db, ctx.accountId, folded, ctx.now);
+    const changedProducts = new Set<number>(folded.map((f) => f.key.productId));
+
+    const newRows = await ensureStockRows(db, ctx.accountId, stepwise.map((g) => g.key), ctx.now);
+    const update = stockUpdater(db);
+    const iso = ctx.now.toISOString();
+    const usedRows = new Set<string>();
+    const changeColumn = plan.header[plan.index.delta_quantity ?? plan.index.quantity ?? 0] ?? '';
+    for (const { key, lines: groupLines } of stepwise) {
+      for (const a of groupLines) {
+        if (await update(ctx.accountId, key, a.row.change, a.row.binLocation, iso)) {
+          changedProducts.add(key.productId);
+          usedRows.add(`${key.productId}:${key.warehouseId}`);
+        } else {
+          // Only a delta can be refused by the update itself (it would take the stock below zero).
+          errors.push(lineError(a.line, changeColumn, a.row.change.mode === 'delta' ? `delta_quantity ${a.row.change.delta} would make the available quantity negative` : 'the stock row is gone'));
+        }
       }
     }
+
+    // A refused line changes nothing: the stock rows and products created for lines that were all refused go.
+    const unusedRows = newRows.filter((k) => !usedRows.has(`${k.productId}:${k.warehouseId}`));
+    if (unusedRows.length > 0) await deleteNewStockRows(db, ctx.accountId, unusedRows);
+    const unusedProducts = [...created.values()].filter((id) => !changedProducts.has(id));
+    if (unusedProducts.length > 0) await deleteUnusedNewProducts(db, ctx.accountId, unusedProducts);
+    await touchProductsInventory(db, ctx.accountId, [...changedProducts], ctx.now);
     return errors;
   },
 };
@@ -116,9 +169,20 @@ function checkLine(plan: Plan, createNewProducts: boolean, skuExists: boolean, {
   return null;
 }
 
-/** Writes one line; returns null when applied, or why it was refused (its writes are then rolled back). */
-async function applyLine(db: Db, accountId: number, warehouseId: number, row: Row, now: Date): Promise<string | null> {
-  const { product } = await findOrCreateProduct(db, accountId, row.sku, {}, now);
-  const outcome = await applyStockChange(db, accountId, product.id, warehouseId, row.change, now, { binLocation: row.binLocation });
-  return outcome.ok ? null : outcome.message;
+/**
+ * One change with the effect of these in sequence, when none of them can be refused and the result is
+ * expressible as one: deltas add up, an absolute change replaces what came before, and deltas after an
+ * absolute `quantity` raise it. Null otherwise (a negative delta; deltas after an on-hand count, whose
+ * available quantity depends on what is reserved) — those lines run one by one.
+ */
+function foldChanges(changes: StockChange[]): StockChange | null {
+  let folded: StockChange | null = null;
+  for (const change of changes) {
+    if (!cannotFail(change)) return null;
+    if (change.mode !== 'delta' || folded === null) folded = change;
+    else if (folded.mode === 'delta') folded = { mode: 'delta', delta: folded.delta + change.delta };
+    else if (folded.mode === 'available') folded = { mode: 'available', quantity: folded.quantity + change.delta };
+    else return null;
+  }
+  return folded;
 }

@@ -1,0 +1,57 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/tx.js';
+
+/** Rows per multi-row INSERT: far below either database's bound-parameter limit. */
+const INSERT_SLICE = 250;
+
+/**
+ * Creates the products of these SKUs that the account does not have yet, in multi-row inserts (imports
+ * create up to a chunk's worth at once). Bare products as findOrCreateProduct makes them: active, no
+ * title or identifiers. Safe under concurrency: the unique (account_id, sku) index decides and a SKU
+ * another transaction created meanwhile is skipped. Returns SKU → id of the products this call created
+ * (the caller reads the others with findProductsBySkus).
+ */
+export async function createProductsBySku(db: Db, accountId: number, skus: readonly string[], now: Date): Promise<Map<string, number>> {
+  const created = new Map<string, number>();
+  const unique = [...new Set(skus)];
+  const iso = now.toISOString();
+  for (let i = 0; i < unique.length; i += INSERT_SLICE) {
+    const rows = await db
+      .insertInto('products')
+      .values(
+        unique.slice(i, i + INSERT_SLICE).map((sku) => ({
+          account_id: accountId,
+          sku,
+          sku_lower: sku.toLowerCase(),
+          standard_product_id: null,
+          standard_product_id_type: null,
+          title: null,
+          active: 1,
+          inventory_updated_at: iso,
+          created_at: iso,
+          updated_at: iso,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['account_id', 'sku']).doNothing())
+      .returning(['id', 'sku'])
+      .execute();
+    for (const r of rows) created.set(r.sku, Number(r.id));
+  }
+  return created;
+}
+
+/**
+ * Deletes products that `createProductsBySku` created in the current transaction and that ended up
+ * unused (every import line naming them was refused), so a refused line leaves nothing behind. The
+ * caller removes their stock rows first (deleteNewStockRows).
+ */
+export async function deleteUnusedNewProducts(db: Db, accountId: number, productIds: readonly number[]): Promise<void> {
+  for (let i = 0; i < productIds.length; i += INSERT_SLICE) {
+    await db
+      .deleteFrom('products')
+      .where('id', 'in', productIds.slice(i, i + INSERT_SLICE))
+      // `+ 0` keeps SQLite (no statistics) on the primary key instead of an account-wide index range.
+      .where(sql<number>`${sql.ref('account_id')} + 0`, '=', accountId)
+      .execute();
+  }
+}

@@ -1,0 +1,222 @@
+import { sql, type CompiledQuery } from 'kysely';
+import type { Db } from '../../db/tx.js';
+import { refreshVariantStock } from './variant-stock-sync.js';
+import type { StockChange } from './stock.js';
+
+/**
+ * Set-based stock writes for bulk work (imports): the same effects as applyStockChange line by line, with
+ * the per-line statements cut to the one conditional UPDATE each line needs. Stock rows are ensured for a
+ * whole batch in one INSERT … ON CONFLICT DO NOTHING, and the product's inventory timestamp and the
+ * listing variants' stock copy move once per product per batch (touchProductsInventory) instead of once
+ * per line. Every counter still changes with one conditional UPDATE (DESIGN.md "Counters").
+ */
+
+const SLICE = 250;
+
+export interface StockKey {
+  productId: number;
+  warehouseId: number;
+}
+
+/** Creates the missing stock rows of these (product, warehouse) pairs at zero; returns the pairs it created. */
+export async function ensureStockRows(db: Db, accountId: number, keys: readonly StockKey[], now: Date): Promise<StockKey[]> {
+  const seen = new Set<string>();
+  const unique = keys
+    .filter((k) => {
+      const id = `${k.productId}:${k.warehouseId}`;
+      if (seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    })
+    // One order for every writer: two batches over the same rows never wait on each other in a cycle.
+    .sort((a, b) => a.productId - b.productId || a.warehouseId - b.warehouseId);
+  const iso = now.toISOString();
+  const created: StockKey[] = [];
+  for (let i = 0; i < unique.length; i += SLICE) {
+    const rows = await db
+      .insertInto('inventory')
+      .values(
+        unique.slice(i, i + SLICE).map((k) => ({
+          account_id: accountId,
+          product_id: k.productId,
+          warehouse_id: k.warehouseId,
+          available_quantity: 0,
+          onhand_quantity: 0,
+          reserved_quantity: 0,
+          assembled_quantity: null,
+          bin_location: null,
+          observed_at: null,
+          updated_at: iso,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['account_id', 'product_id', 'warehouse_id']).doNothing())
+      .returning(['product_id', 'warehouse_id'])
+      .execute();
+    for (const r of rows) created.push({ productId: Number(r.product_id), warehouseId: Number(r.warehouse_id) });
+  }
+  return created;
+}
+
+/** Deletes stock rows that ensureStockRows created in this transaction and no change used after all. */
+export async function deleteNewStockRows(db: Db, accountId: number, keys: readonly StockKey[]): Promise<void> {
+  for (const k of keys) {
+    await db
+      .deleteFrom('inventory')
+      .where('account_id', '=', accountId)
+      .where('product_id', '=', k.productId)
+      .where('warehouse_id', '=', k.warehouseId)
+      .execute();
+  }
+}
+
+/** A change that cannot be refused: an absolute one, or a delta that adds. */
+export function cannotFail(change: StockChange): boolean {
+  return change.mode !== 'delta' || change.delta >= 0;
+}
+
+export interface KeyedStockChange {
+  key: StockKey;
+  change: StockChange;
+  binLocation: string | null;
+}
+
+/**
+ * Applies changes that cannot be refused (cannotFail), at most one per (product, warehouse), as one
+ * INSERT … ON CONFLICT DO UPDATE per mode and slice: a missing stock row is created with the change applied
+ * to zero stock, an existing one gets the same conditional arithmetic as applyStockChange (the counters
+ * are computed from the row's own columns by the statement, never read first). Refusable changes
+ * (negative deltas) go through stockUpdater one by one.
+ */
+export async function upsertStockChanges(db: Db, accountId: number, changes: readonly KeyedStockChange[], now: Date): Promise<void> {
+  const iso = now.toISOString();
+  const sorted = [...changes].sort((a, b) => a.key.productId - b.key.productId || a.key.warehouseId - b.key.warehouseId);
+  for (const mode of ['delta', 'available', 'onhand'] as const) {
+    const ofMode = sorted.filter((c) => c.change.mode === mode);
+    for (let i = 0; i < ofMode.length; i += SLICE) {
+      const rows = ofMode.slice(i, i + SLICE).map(({ key, change, binLocation }) => {
+        if (!cannotFail(change) || (change.mode !== 'delta' && change.asOf)) throw new Error('upsertStockChanges takes only changes that cannot fail, without asOf');
+        const value = change.mode === 'delta' ? change.delta : change.quantity;
+        return {
+          account_id: accountId,
+          product_id: key.productId,
+          warehouse_id: key.warehouseId,
+          // On a new row (nothing reserved) every mode sets available and on-hand to the value.
+          available_quantity: value,
+          onhand_quantity: value,
+          reserved_quantity: 0,
+          assembled_quantity: null,
+          bin_location: binLocation,
+          observed_at: null,
+          updated_at: iso,
+        };
+      });
+      await db
+        .insertInto('inventory')
+        .values(rows)
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'product_id', 'warehouse_id']).doUpdateSet((eb) => {
+            const common = {
+              bin_location: eb.fn.coalesce(eb.ref('excluded.bin_location'), eb.ref('inventory.bin_location')),
+              updated_at: eb.ref('excluded.updated_at'),
+            };
+            if (mode === 'delta') {
+              return {
+                ...common,
+                available_quantity: eb(eb.ref('inventory.available_quantity'), '+', eb.ref('excluded.available_quantity')),
+                onhand_quantity: eb(eb.ref('inventory.onhand_quantity'), '+', eb.ref('excluded.onhand_quantity')),
+              };
+            }
+            if (mode === 'available') {
+              return {
+                ...common,
+                available_quantity: eb.ref('excluded.available_quantity'),
+                onhand_quantity: eb(eb.ref('excluded.available_quantity'), '+', eb.ref('inventory.reserved_quantity')),
+              };
+            }
+            return {
+              ...common,
+              onhand_quantity: eb.ref('excluded.onhand_quantity'),
+              available_quantity: sql<number>`case when ${eb.ref('excluded.onhand_quantity')} - ${eb.ref('inventory.reserved_quantity')} > 0 then ${eb.ref('excluded.onhand_quantity')} - ${eb.ref('inventory.reserved_quantity')} else 0 end`,
+            };
+          }),
+        )
+        .execute();
+    }
+  }
+}
+
+const ARG = '\u0000stock-arg:';
+type ArgName = 'accountId' | 'productId' | 'warehouseId' | 'value' | 'bin' | 'now';
+
+/**
+ * The conditional UPDATE of one stock change (applyStockChange's, without asOf and observedAt), built and
+ * compiled once per batch; each line only binds its values. Building a Kysely query per line costs more
+ * than running it.
+ */
+export function stockUpdater(db: Db): (accountId: number, key: StockKey, change: StockChange, binLocation: string | null, now: string) => Promise<boolean> {
+  const arg = (name: ArgName) => `${ARG}${name}`;
+  const base = () =>
+    db
+      .updateTable('inventory')
+      .where('account_id', '=', sql<number>`${arg('accountId')}`)
+      .where('product_id', '=', sql<number>`${arg('productId')}`)
+      .where('warehouse_id', '=', sql<number>`${arg('warehouseId')}`)
+      .set((eb) => ({ bin_location: eb.fn.coalesce(sql<string | null>`${arg('bin')}`, eb.ref('bin_location')), updated_at: sql<string>`${arg('now')}` }));
+  const value = sql<number>`${arg('value')}`;
+  const compiled: Record<StockChange['mode'], CompiledQuery> = {
+    delta: base()
+      .set((eb) => ({ available_quantity: eb('available_quantity', '+', value), onhand_quantity: eb('onhand_quantity', '+', value) }))
+      .where((eb) => eb(eb('available_quantity', '+', value), '>=', 0))
+      .compile(),
+    available: base()
+      .set((eb) => ({ available_quantity: value, onhand_quantity: eb(value, '+', eb.ref('reserved_quantity')) }))
+      .compile(),
+    onhand: base()
+      .set((eb) => ({
+        onhand_quantity: value,
+        available_quantity: sql<number>`case when ${value} - ${eb.ref('reserved_quantity')} > 0 then ${value} - ${eb.ref('reserved_quantity')} else 0 end`,
+      }))
+      .compile(),
+  };
+  const slots = Object.fromEntries(
+    Object.entries(compiled).map(([mode, q]) => [mode, q.parameters.map((p) => (typeof p === 'string' && p.startsWith(ARG) ? (p.slice(ARG.length) as ArgName) : null))]),
+  ) as Record<StockChange['mode'], (ArgName | null)[]>;
+
+  return async (accountId, key, change, binLocation, now) => {
+    if (change.mode !== 'delta' && change.asOf) throw new Error('stockUpdater does not take asOf; use applyStockChange');
+    const args: Record<ArgName, unknown> = {
+      accountId,
+      productId: key.productId,
+      warehouseId: key.warehouseId,
+      value: change.mode === 'delta' ? change.delta : change.quantity,
+      bin: binLocation,
+      now,
+    };
+    const query = compiled[change.mode];
+    const parameters = slots[change.mode].map((slot, i) => (slot === null ? query.parameters[i] : args[slot]));
+    const result = await db.executeQuery({ ...query, parameters });
+    return Number(result.numAffectedRows ?? 0) === 1;
+  };
+}
+
+/**
+ * What applyStockChange does after its update, once per product of a batch: the product's inventory
+ * timestamp moves forward (it orders GET /v1/inventory) and the listing variants' stock copy follows.
+ */
+export async function touchProductsInventory(db: Db, accountId: number, productIds: readonly number[], now: Date): Promise<void> {
+  const ids = [...new Set(productIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return;
+  const iso = now.toISOString();
+  for (let i = 0; i < ids.length; i += SLICE) {
+    await db
+      .updateTable('products')
+      .set({ inventory_updated_at: iso })
+      .where('id', 'in', ids.slice(i, i + SLICE))
+      // `+ 0`: the tenancy filter must not steer SQLite (no statistics) to an account-wide index range
+      // (products_account_inventory_updated) instead of the primary-key lookups of the ids.
+      .where(sql<number>`${sql.ref('account_id')} + 0`, '=', accountId)
+      .where('inventory_updated_at', '<', iso)
+      .execute();
+  }
+  await refreshVariantStock(db, accountId, ids, now);
+}

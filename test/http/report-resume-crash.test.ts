@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Kysely } from 'kysely';
+import { buildApp } from '../../src/app.js';
+import { migrateToLatest } from '../../src/db/migrations/index.js';
+import { RUN_REPORT_JOB } from '../../src/domain/reports/model.js';
+import { IMPORT_CHUNK_LINES } from '../../src/domain/reports/imports/chunks.js';
+import { createDeps, createLogger, type Deps } from '../../src/deps.js';
+import type { App } from '../../src/http/types.js';
+import { ADMIN_TOKEN, testConfig, withSchemaLock, type TestApp } from '../helpers/app.js';
+import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
+import { postImport, type ReportJson } from '../helpers/reports.js';
+
+/**
+ * A worker killed with SIGKILL in the middle of an import resumes after its last committed chunk: no line
+ * applied twice, none lost. The real worker runs as a child process (`src/main.ts worker`); a test-only
+ * preload (test/fixtures/crash-after-chunks.ts) kills it right after its third chunk commit. SQLite in a
+ * temporary DATA_DIR, or a fresh schema on TEST_DATABASE_URL in the PostgreSQL run.
+ */
+const SERVER_SECRET = 'resume-test-server-secret-0123456789abcdef012';
+const root = path.resolve(import.meta.dirname, '../..');
+const LINES = 20_000;
+const SKUS = 7;
+const CRASH_AFTER_CHUNKS = 3;
+
+interface Worker {
+  child: ChildProcess;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>;
+}
+
+function startWorker(env: NodeJS.ProcessEnv, args: string[], crash: boolean): Worker {
+  const preload = crash ? ['--import', './test/fixtures/crash-after-chunks.ts'] : [];
+  const child = spawn(process.execPath, ['--import', 'tsx', ...preload, 'src/main.ts', 'worker', ...args], {
+    cwd: root,
+    env: { ...env, ...(crash ? { CRASH_AFTER_CHUNKS: String(CRASH_AFTER_CHUNKS) } : {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, output })),
+  );
+  return { child, exited };
+}
+
+/** Waits for the process to end, killing it (and failing) after `ms`. */
+async function exitWithin(worker: Worker, ms: number) {
+  const timer = setTimeout(() => worker.child.kill('SIGKILL'), ms);
+  try {
+    return await worker.exited;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('report import: a worker killed mid-import resumes exactly', { timeout: 300_000 }, () => {
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  const schema = `t_resume_${randomBytes(5).toString('hex')}`;
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let deps: Deps;
+  let app: App;
+  let seed: SeededAccount;
+  const running: ChildProcess[] = [];
+
+  before(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'report-resume-'));
+    // The child reaches the test schema through the URL's search_path option.
+    const databaseUrl = pgUrl ? `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}` : null;
+    if (pgUrl) await withSchemaLock(pgUrl, 'shared', async (admin) => void (await admin.query(`create schema ${schema}`)));
+    const config = testConfig({ dataDir, databaseUrl, pgPoolSize: 4 });
+    deps = createDeps(config, { log: createLogger({ logLevel: 'silent' }), rateLimiter: null });
+    await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+    app = await buildApp(deps);
+    seed = await seedAccount({ app, deps, close: async () => {} });
+    env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ADMIN_TOKEN,
+      SERVER_SECRET,
+      RATE_LIMIT_RPS: '0',
+      LOG_LEVEL: 'silent',
+    };
+  });
+
+  after(async () => {
+    for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await app?.close();
+    await deps?.db.close();
+    if (pgUrl) await withSchemaLock(pgUrl, 'exclusive', async (admin) => void (await admin.query(`drop schema if exists ${schema} cascade`)));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const report = (id: number) => deps.db.db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  async function stock(): Promise<Map<string, number>> {
+    const rows = await deps.db.db
+      .selectFrom('inventory as i')
+      .innerJoin('products as p', 'p.id', 'i.product_id')
+      .select(['p.sku', 'i.available_quantity', 'i.onhand_quantity'])
+      .where('p.account_id', '=', seed.accountId)
+      .where('i.warehouse_id', '=', seed.warehouses.main)
+      .where('p.sku', 'like', 'RESUME-%')
+      .execute();
+    for (const r of rows) assert.equal(r.onhand_quantity, r.available_quantity, r.sku);
+    return new Map(rows.map((r) => [r.sku, r.available_quantity]));
+  }
+
+  it('SIGKILL after a chunk commit, lease expiry, a new worker: COMPLETE and every SKU has exactly its lines', async () => {
+    const expected = new Map<string, number>();
+    const lines = ['sku,warehouse,delta_quantity'];
+    for (let i = 0; i < LINES; i++) {
+      const sku = `RESUME-${i % SKUS}`;
+      lines.push(`${sku},Main,1`);
+      expected.set(sku, (expected.get(sku) ?? 0) + 1);
+    }
+    const t: TestApp = { app, deps, close: async () => {} };
+    const created = await postImport(t, seed.sellerToken, `${lines.join('\n')}\n`, { importType: 'Inventory', createNewProducts: true });
+    assert.equal(created.statusCode, 200, created.body);
+    const reportId = (created.json() as ReportJson).reportId;
+
+    // 1. The worker dies right after its third chunk commit.
+    const crashing = startWorker(env, [], true);
+    running.push(crashing.child);
+    const crash = await exitWithin(crashing, 120_000);
+    assert.equal(crash.signal, 'SIGKILL', crash.output);
+    assert.match(crash.output, /SIGKILL after import chunk commit 3/);
+
+    const interrupted = await report(reportId);
+    assert.equal(interrupted.status, 'PROCESSING');
+    assert.equal(interrupted.expected_lines, LINES);
+    assert.equal(interrupted.lines_done, CRASH_AFTER_CHUNKS * IMPORT_CHUNK_LINES, 'past the first chunk, before the end');
+    assert.equal(interrupted.lines_processed, interrupted.lines_done);
+    // What is committed is exactly the checkpoint's lines.
+    const partial = [...(await stock()).values()].reduce((a, b) => a + b, 0);
+    assert.equal(partial, interrupted.lines_done);
+    const job = await deps.db.db.selectFrom('jobs').selectAll().where('type', '=', RUN_REPORT_JOB).executeTakeFirstOrThrow();
+    assert.equal(job.status, 'RUNNING', 'the dead worker still holds the lease');
+    assert.equal(job.attempts, 1);
+
+    // 2. Time passes: the lease runs out (set in the past rather than waiting five minutes).
+    await deps.db.db
+      .updateTable('jobs')
+      .set({ lease_expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', job.id)
+      .execute();
+
+    // 3. Another worker takes the job over and runs it to the end.
+    const resumed = startWorker(env, ['--once'], false);
+    running.push(resumed.child);
+    const end = await exitWithin(resumed, 180_000);
+    assert.equal(end.code, 0, end.output);
+
+    const done = await report(reportId);
+    assert.equal(done.status, 'COMPLETE', done.error_message ?? '');
+    assert.equal(done.total_lines, LINES);
+    assert.equal(done.lines_done, LINES);
+    assert.equal(done.lines_processed, LINES);
+    assert.equal(done.error_lines, 0);
+    assert.deepEqual(Object.fromEntries(await stock()), Object.fromEntries(expected), 'no line applied twice or lost');
+    const finished = await deps.db.db.selectFrom('jobs').select(['status', 'attempts']).where('id', '=', job.id).executeTakeFirstOrThrow();
+    assert.deepEqual(finished, { status: 'SUCCEEDED', attempts: 2 });
+  });
+});
