@@ -221,6 +221,16 @@ describe('import validation', () => {
     assert.equal(report.linesSuccessfullyProcessed, 5);
   });
 
+  it('flags a delta that would take the stock below zero, as the import refuses it, playing the lines in order', async () => {
+    const csv = ['sku,warehouse,delta_quantity', 'INV-1,Main,-1', 'INV-1,Main,-100', 'INV-1,Main,+3', 'INV-1,Main,-2', 'DELTA-NEW,Main,-1'].join('\n');
+    const validation = await validate(t, seed.sellerToken, 'Inventory', csv, '?createNewProducts=true');
+    const flagged = validation.validation_result_groups.flatMap((g) => g.validation_results.filter((r) => r.severity === 'ERROR').map((r) => r.row));
+    const report = await importAndRun(t, seed.sellerToken, csv, { importType: 'Inventory', createNewProducts: true });
+    const refused = (await lineErrors(t, seed.sellerToken, report.reportId)).split(/\r?\n/).slice(1).filter(Boolean).map((l) => Number(l.split(',')[0]));
+    assert.deepEqual(flagged.sort((a, b) => a - b), [3, 6]);
+    assert.deepEqual(refused.sort((a, b) => a - b), [3, 6]);
+  });
+
   it('reports a file that stops being CSV (group "file", as the import refuses it whole) and header problems (group "header")', async () => {
     const broken = await validate(t, seed.sellerToken, 'Inventory', 'sku,warehouse,quantity\nINV-1,Main,1\nINV-1,Nowhere,1\n"INV-2,Main,1\nINV-3,Main,1\n');
     assert.equal(broken.status, 'COMPLETE');

@@ -220,3 +220,15 @@ export async function touchProductsInventory(db: Db, accountId: number, productI
   }
   await refreshVariantStock(db, accountId, ids, now);
 }
+
+/** Available and reserved units per (product, warehouse) of some products, keyed `productId:warehouseId`. */
+export async function stockLevels(db: Db, accountId: number, productIds: number[]): Promise<Map<string, { available: number; reserved: number }>> {
+  if (productIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('inventory')
+    .select(['product_id', 'warehouse_id', 'available_quantity', 'reserved_quantity'])
+    .where('account_id', '=', accountId)
+    .where('product_id', 'in', productIds)
+    .execute();
+  return new Map(rows.map((r) => [`${r.product_id}:${r.warehouse_id}`, { available: r.available_quantity, reserved: r.reserved_quantity }]));
+}

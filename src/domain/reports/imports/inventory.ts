@@ -3,6 +3,7 @@ import { createProductsBySku, deleteUnusedNewProducts } from '../../catalog/crea
 import { findProductsBySkus } from '../../catalog/products.js';
 import type { StockChange } from '../../inventory/stock.js';
 import {
+  stockLevels,
   cannotFail,
   deleteNewStockRows,
   ensureStockRows,
@@ -98,7 +99,8 @@ export const inventoryImport: ImportKind<Plan, Row> = {
       if (refusal) errors.push(refusal);
       else accepted.push({ line, row, warehouseId: findWarehouse(plan.warehouses, row.warehouse)!.id });
     }
-    if (!apply || accepted.length === 0) return errors;
+    if (accepted.length === 0) return errors;
+    if (!apply) return [...errors, ...(await refusedByStock(db, ctx.accountId, plan, accepted, products))];
 
     // Set-based per chunk (a chunk is one transaction): one query for the chunk's products (above), the
     // missing ones in one multi-row insert, the stock changes in multi-row upserts or conditional updates
@@ -157,6 +159,31 @@ export const inventoryImport: ImportKind<Plan, Row> = {
     return errors;
   },
 };
+
+/**
+ * Validation (apply false): the lines the stock update itself would refuse — a negative delta that would take
+ * the available quantity below zero — found by playing the chunk's changes in file order over the stock as
+ * it is now, as the import does. New SKUs start at zero.
+ */
+async function refusedByStock(db: Parameters<typeof stockLevels>[0], accountId: number, plan: Plan, accepted: { line: number; row: Row; warehouseId: number }[], products: Map<string, number>): Promise<LineError[]> {
+  const productIds = [...new Set(accepted.map((a) => products.get(a.row.sku)).filter((id): id is number => id !== undefined))];
+  const stock = await stockLevels(db, accountId, productIds);
+  const column = plan.header[plan.index.delta_quantity ?? plan.index.quantity ?? 0] ?? '';
+  const errors: LineError[] = [];
+  for (const { line, row, warehouseId } of accepted) {
+    const key = `${products.get(row.sku) ?? `new:${row.sku}`}:${warehouseId}`;
+    const current = stock.get(key) ?? { available: 0, reserved: 0 };
+    const change = row.change;
+    if (change.mode === 'available') current.available = change.quantity;
+    else if (change.mode === 'onhand') current.available = Math.max(0, change.quantity - current.reserved);
+    else if (current.available + change.delta < 0) {
+      errors.push(lineError(line, column, `delta_quantity ${change.delta} would make the available quantity negative`));
+      continue;
+    } else current.available += change.delta;
+    stock.set(key, current);
+  }
+  return errors;
+}
 
 function checkLine(plan: Plan, createNewProducts: boolean, skuExists: boolean, { line, row }: ParsedLine<Row>): LineError | null {
   const header = (c: Column) => plan.header[plan.index[c]!] ?? c;
