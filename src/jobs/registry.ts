@@ -1,24 +1,31 @@
-import type { JobHandler } from './types.js';
+import type { JobDeadHandler, JobHandler } from './types.js';
 import { EXPIRE_UNPAID_ORDER, runUnpaidOrderExpiry } from './handlers/expire-unpaid-orders.js';
 import { IDEMPOTENCY_SWEEP, sweepIdempotencyKeys } from './handlers/idempotency-sweep.js';
 import { BUILD_INGESTION_PLAN, runBuildIngestionPlan } from './handlers/build-ingestion-plan.js';
 import { JOB_RETENTION_SWEEP, sweepFinishedJobs } from './handlers/job-retention-sweep.js';
-import { RUN_REPORT_JOB, runReport } from './handlers/run-report.js';
-import { RUN_IMPORT_VALIDATION_JOB, runImportValidation } from './handlers/run-import-validation.js';
+import { RUN_REPORT_JOB, reportJobDead, runReport } from './handlers/run-report.js';
+import { RUN_IMPORT_VALIDATION_JOB, importValidationJobDead, runImportValidation } from './handlers/run-import-validation.js';
 import { REPORT_RETENTION_SWEEP, runReportRetentionSweep } from './handlers/report-retention-sweep.js';
 
 /** Job type → handler. A worker runs only the types its registry knows; others fail and are retried. */
 export class JobRegistry {
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly deadHandlers = new Map<string, JobDeadHandler>();
 
-  register(type: string, handler: JobHandler): this {
+  /** `onDead` runs once the job is DEAD, so what it was working on is not left half-done forever. */
+  register(type: string, handler: JobHandler, onDead?: JobDeadHandler): this {
     if (this.handlers.has(type)) throw new Error(`job type ${type} is already registered`);
     this.handlers.set(type, handler);
+    if (onDead) this.deadHandlers.set(type, onDead);
     return this;
   }
 
   get(type: string): JobHandler | undefined {
     return this.handlers.get(type);
+  }
+
+  onDead(type: string): JobDeadHandler | undefined {
+    return this.deadHandlers.get(type);
   }
 
   types(): string[] {
@@ -33,7 +40,7 @@ export function defaultJobRegistry(): JobRegistry {
     .register(EXPIRE_UNPAID_ORDER, runUnpaidOrderExpiry)
     .register(BUILD_INGESTION_PLAN, runBuildIngestionPlan)
     .register(JOB_RETENTION_SWEEP, sweepFinishedJobs)
-    .register(RUN_REPORT_JOB, runReport)
-    .register(RUN_IMPORT_VALIDATION_JOB, runImportValidation)
+    .register(RUN_REPORT_JOB, runReport, reportJobDead)
+    .register(RUN_IMPORT_VALIDATION_JOB, runImportValidation, importValidationJobDead)
     .register(REPORT_RETENTION_SWEEP, runReportRetentionSweep);
 }

@@ -31,6 +31,13 @@ export interface Job {
  */
 export type JobHandler = (deps: Deps, job: Job) => Promise<void>;
 
+/**
+ * Called once a job is DEAD (its last attempt failed, or the worker running it died and no attempt is
+ * left), with the last error: ends the job's work visibly (a report CANCELED with errorMessage) instead of
+ * leaving it in progress forever. Must be idempotent; a failure is logged.
+ */
+export type JobDeadHandler = (deps: Deps, job: Job, error: string) => Promise<void>;
+
 export function toJob(row: Selectable<JobsTable>): Job {
   return {
     id: row.id,

@@ -163,8 +163,21 @@ export class JobWorker {
     if (result.status === null) log.warn('job lease was lost before the attempt finished; its result is not recorded');
     else if (result.status === 'SUCCEEDED') log.info('job succeeded');
     else if (result.status === 'PENDING') log.warn({ error: outcome.ok ? null : outcome.error, retryAt: result.nextRunAt }, 'job failed; will retry');
-    else log.error({ error: outcome.ok ? null : outcome.error }, 'job failed for the last time; it is DEAD');
+    else {
+      log.error({ error: outcome.ok ? null : outcome.error }, 'job failed for the last time; it is DEAD');
+      await this.runDeadHandler(job, outcome.ok ? '' : outcome.error, log);
+    }
     return result;
+  }
+
+  private async runDeadHandler(job: Job, error: string, log: Deps['log']): Promise<void> {
+    const onDead = this.registry.onDead(job.type);
+    if (!onDead) return;
+    try {
+      await onDead(this.deps, job, error);
+    } catch (failure) {
+      log.error({ err: failure }, 'the handler for a DEAD job failed; what the job worked on may be left in progress');
+    }
   }
 
   private async callHandler(job: Job, log: Deps['log']): Promise<AttemptOutcome> {

@@ -369,4 +369,24 @@ describe('report failure on the last job attempt', () => {
     assert.equal(again.statusCode, 200);
     assert.deepEqual(again.json(), report);
   });
+
+  it('a worker that dies during the last attempt: the job is DEAD without running again, and the report still ends CANCELED', async () => {
+    const res = await postImport(t, seed.sellerToken, deltaFile('LAST', 5), { importType: 'Inventory', createNewProducts: true });
+    assert.equal(res.statusCode, 200, res.body);
+    const reportId = (res.json() as ReportJson).reportId;
+    await t.deps.db.db.updateTable('reports').set({ status: 'PROCESSING' }).where('id', '=', reportId).execute();
+    // The last attempt was claimed by a worker that then died: its lease has run out.
+    const job = await t.deps.db.db.selectFrom('jobs').selectAll().where('type', '=', RUN_REPORT_JOB).where('status', '=', 'PENDING').executeTakeFirstOrThrow();
+    await t.deps.db.db
+      .updateTable('jobs')
+      .set({ status: 'RUNNING', attempts: job.max_attempts, lease_owner: 'dead-worker', lease_expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', job.id)
+      .execute();
+    assert.equal(await runJobs(t), 1);
+    const dead = await t.deps.db.db.selectFrom('jobs').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
+    assert.equal(dead.status, 'DEAD');
+    const report = (await getReport(t, seed.sellerToken, reportId)).json() as ReportJson;
+    assert.equal(report.status, 'CANCELED');
+    assert.match(report.errorMessage ?? '', /^processing failed after \d+ attempts: the worker running the last attempt stopped/);
+  });
 });

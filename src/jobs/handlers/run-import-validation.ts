@@ -14,7 +14,7 @@ export { RUN_IMPORT_VALIDATION_JOB };
 /**
  * Runs an import validation (resolutions §3): PENDING → PROCESSING, every line checked, then COMPLETE.
  * The job may run again (a worker that died, a database outage): the validation resumes after its
- * checkpoint. When the last attempt fails the validation ends COMPLETE with the reason as a "file"
+ * checkpoint. When the job is DEAD the validation ends COMPLETE with the reason as a "file"
  * result, so none stays PROCESSING forever.
  */
 export async function runImportValidation(deps: Deps, job: Job): Promise<void> {
@@ -24,15 +24,15 @@ export async function runImportValidation(deps: Deps, job: Job): Promise<void> {
   }
   const validation = await startValidation(deps, job.accountId, validationId!);
   if (!validation) return;
-  try {
-    await runValidation(deps, validation, options);
-  } catch (error) {
-    if (job.attempts >= job.maxAttempts) {
-      const message = error instanceof Error ? error.message : String(error);
-      await failValidation(deps, validation.id, validation.account_id, `validation failed after ${job.attempts} attempts: ${message}`);
-    }
-    throw error;
-  }
+  await runValidation(deps, validation, options);
+}
+
+/** The job is DEAD: the validation ends COMPLETE with the reason as a "file" result, never PROCESSING forever. */
+export async function importValidationJobDead(deps: Deps, job: Job, error: string): Promise<void> {
+  const { validationId } = (job.payload ?? {}) as Partial<RunImportValidationPayload>;
+  if (job.accountId === null || !Number.isSafeInteger(validationId)) return;
+  const message = error.split('\n')[0]!.replace(/^Error: /, '');
+  await failValidation(deps, validationId!, job.accountId, `validation failed after ${job.attempts} attempts: ${message}`);
 }
 
 function isOptions(value: unknown): value is ValidationOptions {

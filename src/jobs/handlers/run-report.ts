@@ -11,24 +11,28 @@ export { RUN_REPORT_JOB };
 /**
  * Runs a report (resolutions §6): PENDING → PROCESSING, then the export or import, then COMPLETE. A report
  * canceled meanwhile is left as it is. The job may run again (a worker that died, a database outage): an
- * import resumes after its checkpoint, an export starts over. When the last attempt fails the report ends
- * CANCELED with the reason in errorMessage, so no report stays PROCESSING forever.
+ * import resumes after its checkpoint, an export starts over. When the job is DEAD (reportJobDead) the report
+ * ends CANCELED with the reason in errorMessage, so no report stays PROCESSING forever.
  */
 export async function runReport(deps: Deps, job: Job): Promise<void> {
   const { reportId } = (job.payload ?? {}) as Partial<RunReportPayload>;
   if (job.accountId === null || !Number.isSafeInteger(reportId)) throw new Error(`malformed ${RUN_REPORT_JOB} job ${job.id}`);
   const report = await startReport(deps, job.accountId, reportId!);
   if (!report) return;
-  try {
-    if (report.is_export === 1) await runExport(deps, report);
-    else await runImport(deps, report);
-  } catch (error) {
-    if (job.attempts >= job.maxAttempts) {
-      const message = error instanceof Error ? error.message : String(error);
-      await failReport(deps, report, `processing failed after ${job.attempts} attempts: ${message}`);
-    }
-    throw error;
-  }
+  if (report.is_export === 1) await runExport(deps, report);
+  else await runImport(deps, report);
+}
+
+/** The job is DEAD: the report ends CANCELED with the reason, never PROCESSING forever. */
+export async function reportJobDead(deps: Deps, job: Job, error: string): Promise<void> {
+  const { reportId } = (job.payload ?? {}) as Partial<RunReportPayload>;
+  if (!Number.isSafeInteger(reportId)) return;
+  await failReport(deps, { id: reportId! }, `processing failed after ${job.attempts} attempts: ${firstLine(error)}`);
+}
+
+/** The message of a stack trace (the job's last_error keeps the whole of it for the operator). */
+function firstLine(error: string): string {
+  return error.split('\n')[0]!.replace(/^Error: /, '');
 }
 
 /** Moves the report to PROCESSING (a resumed run finds it there); null when it is no longer to be run. */
