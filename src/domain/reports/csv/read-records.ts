@@ -17,6 +17,9 @@ export class CsvFileError extends Error {
   }
 }
 
+/** Characters handed to the parser at a time. */
+const FEED_CHARS = 4 * 1024;
+
 /** Longest record accepted, in characters: a larger one is a broken file (an unclosed quote), not data. */
 export const MAX_RECORD_CHARS = 1_000_000;
 
@@ -55,18 +58,23 @@ export async function* readCsvRecords(source: AsyncIterable<Uint8Array>, delimit
           throw new CsvFileError(`the file is not UTF-8 text (line ${line}): save it as "CSV UTF-8" and upload it again`, line);
         }
         for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) linesFed++;
-        if (!parser.write(text)) {
-          await new Promise<void>((resolve) => {
-            const done = () => {
-              parser.off('drain', done);
-              parser.off('close', done);
-              resolve();
-            };
-            parser.on('drain', done);
-            parser.on('close', done);
-          });
+        // In small pieces, waiting for the consumer between them: csv-parse turns a whole write into records
+        // at once, so a 512 KiB write would queue some 20,000 records that live long enough to reach V8's old
+        // generation, and a 100,000-line file would then grow the heap by hundreds of megabytes of garbage.
+        for (let at = 0; at < text.length; at += FEED_CHARS) {
+          if (!parser.write(text.slice(at, at + FEED_CHARS))) {
+            await new Promise<void>((resolve) => {
+              const done = () => {
+                parser.off('drain', done);
+                parser.off('close', done);
+                resolve();
+              };
+              parser.on('drain', done);
+              parser.on('close', done);
+            });
+          }
+          if (parser.destroyed) return;
         }
-        if (parser.destroyed) return;
       }
       try {
         const rest = decoder.decode();
