@@ -67,3 +67,22 @@ export function inventoryWarehouseNarrowing(principal: Principal): number[] | nu
 export function warehouseUniqueIdFor(principal: Principal, warehouseId: number): string | null {
   return principal.mappings.find((m) => m.warehouseId === warehouseId)?.warehouseUniqueId ?? null;
 }
+
+/**
+ * The account's seller with every scope and no narrowing: what the operator and the seller's own background
+ * work (a report's imports) act as.
+ */
+export function sellerPrincipalFor(accountId: number): Principal {
+  return {
+    tokenId: 0,
+    accountId,
+    appId: null,
+    appName: null,
+    installationId: null,
+    kind: 'SELLER',
+    scopes: new Set(SCOPES),
+    storefrontId: null,
+    integrationId: null,
+    mappings: [],
+  };
+}

@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../../../db/tx.js';
 import { inSavepoint } from '../../../db/savepoint.js';
 import { findCustomStoreOrDefault } from '../../accounts/custom-stores.js';
-import { SCOPES, type Principal } from '../../accounts/principal.js';
+import { sellerPrincipalFor } from '../../accounts/principal.js';
 import { AppError } from '../../errors.js';
 import { fulfillmentPort } from '../../fulfillment/port.js';
 import { createSalesOrder, type CreateOrderInput } from '../../orders/create-order.js';
@@ -169,27 +169,12 @@ function orderInput(plan: OrdersPlan, group: LineGroup<OrderLineRow>): CreateOrd
   };
 }
 
-/** The seller, as an import acts for it (a custom store's orders are the seller's own). */
-function sellerPrincipal(accountId: number): Principal {
-  return {
-    tokenId: 0,
-    accountId,
-    appId: null,
-    appName: null,
-    installationId: null,
-    kind: 'SELLER',
-    scopes: new Set(SCOPES),
-    storefrontId: null,
-    integrationId: null,
-    mappings: [],
-  };
-}
 
 /** Creates the order; the reason when it was not created (its writes are then rolled back). */
 async function createOrder(db: Db, ctx: ImportContext, plan: OrdersPlan, input: CreateOrderInput, channelOrderId: string): Promise<string | null> {
   try {
     // processChunk runs inside the chunk's transaction when it applies (types.ts), so db is that Tx.
-    const result = await inSavepoint(db, () => createSalesOrder(db as Tx, sellerPrincipal(ctx.accountId), input, ctx.now, fulfillmentPort), () => true);
+    const result = await inSavepoint(db, () => createSalesOrder(db as Tx, sellerPrincipalFor(ctx.accountId), input, ctx.now, fulfillmentPort), () => true);
     // Another writer stored the same order since the check above: it stays as that writer left it.
     return result.created ? null : alreadyThere(plan, channelOrderId, result.order.orderNumber);
   } catch (error) {

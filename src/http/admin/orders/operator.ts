@@ -1,29 +1,14 @@
 import type { Tx } from '../../../db/tx.js';
-import { SCOPES, type Principal } from '../../../domain/accounts/principal.js';
+import { sellerPrincipalFor } from '../../../domain/accounts/principal.js';
 import { findVisibleOrder } from '../../../domain/orders/find-order.js';
 import { getSalesOrder } from '../../../domain/orders/order-actions.js';
 import type { SalesOrderV1 } from '../../../domain/orders/view.js';
 
 /**
- * The operator acts as the account's seller: it sees the whole account (every scope, no narrowing), and
- * answers the order in the v1 shape the seller would read. Another account's order number is a 404.
+ * Runs a change on one of the account's orders (404 when it has no such order) and answers the order. The
+ * operator acts as the account's seller: it sees the whole account (every scope, no narrowing), and gets the
+ * order in the v1 shape the seller would read.
  */
-export function sellerPrincipalFor(accountId: number): Principal {
-  return {
-    tokenId: 0,
-    accountId,
-    appId: null,
-    appName: null,
-    installationId: null,
-    kind: 'SELLER',
-    scopes: new Set(SCOPES),
-    storefrontId: null,
-    integrationId: null,
-    mappings: [],
-  };
-}
-
-/** Runs a change on one of the account's orders (404 when it has no such order) and answers the order. */
 export async function changeOrder(
   tx: Tx,
   accountId: number,
