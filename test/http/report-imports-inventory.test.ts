@@ -89,6 +89,15 @@ describe('inventory import', () => {
     assert.equal(await inventoryOf('INV-E'), null);
   });
 
+  it('an import naming a delimiter that is not one plain character is a 400 at creation, as an export is', async () => {
+    const before = await t.deps.db.db.selectFrom('reports').select('id').execute();
+    for (const delimiter of ['::', '"']) {
+      const res = await postImport(t, seed.sellerToken, 'sku,warehouse,quantity\nINV-X,Main,1\n', { importType: 'Inventory', delimiter });
+      assertV1Error(res, 400, /delimiter: must be one character other than a quote or a line break/);
+    }
+    assert.equal((await t.deps.db.db.selectFrom('reports').select('id').execute()).length, before.length, 'no report was created');
+  });
+
   it('BOM, CRLF and quoted fields with line breaks are read; blank lines are not data', async () => {
     const csv = '\ufeffsku,warehouse,quantity,bin_location\r\n"INV-H",Main,3,"shelf\r\nback"\r\n\r\n,,,\r\nINV-I,Main,4,\r\n';
     const report = await importAndRun(t, seed.sellerToken, csv, { importType: 'Inventory', createNewProducts: true });

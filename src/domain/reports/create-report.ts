@@ -3,6 +3,8 @@ import { enqueueJob } from '../../jobs/enqueue.js';
 import { findCustomStoreOrDefault } from '../accounts/custom-stores.js';
 import { invalidField, notFound } from '../errors.js';
 import { checkExportRequest } from './exports/check-request.js';
+import { fileDelimiter } from './csv/delimiter.js';
+import { checkImportOptions } from './imports/options.js';
 import { findImportTemplate } from './templates.js';
 import {
   RUN_REPORT_JOB,
@@ -42,9 +44,7 @@ export async function createReport(tx: Tx, accountId: number, input: CreateRepor
   }
   if (isExport && input.importType !== undefined) throw invalidField('importType', 'applies to imports only; an export takes exportType');
   if (!isExport && input.exportType !== undefined) throw invalidField('exportType', 'applies to exports only; an import takes importType');
-  if (options.insertOnly === true && options.overwriteWithBlank === true) {
-    throw invalidField('insertOnly', 'insertOnly only fills blank data, so it cannot be combined with overwriteWithBlank');
-  }
+  checkImportOptions(options);
 
   let reportType: string;
   let templateId: number | null = null;
@@ -56,6 +56,7 @@ export async function createReport(tx: Tx, accountId: number, input: CreateRepor
   } else {
     const importType = input.importType ?? 'TemplatelessProduct';
     reportType = importType;
+    fileDelimiter(options.delimiter);
     if (importType === 'FullProductData') {
       if (input.templateId === undefined) {
         throw invalidField('templateId', 'is required for a FullProductData import: the saved column mapping to read the file with');

@@ -1,5 +1,5 @@
 import type { ReportOptions } from '../model.js';
-import { exportDelimiter } from './check-request.js';
+import { fileDelimiter } from '../csv/delimiter.js';
 
 /** One cell of an export: text, a number (quantities, ids), a boolean (TRUE/FALSE), or blank. */
 export type Cell = string | number | boolean | null;
@@ -24,7 +24,7 @@ export function exportFormat(reportId: number, options: ReportOptions): ExportFo
     kind: excel ? 'xlsx' : 'csv',
     fileName: `report-${reportId}.${extension}`,
     contentType: excel ? XLSX_CONTENT_TYPE : CSV_CONTENT_TYPE,
-    delimiter: exportDelimiter(options),
+    delimiter: fileDelimiter(options.delimiter),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Deps } from '../../../deps.js';
 import { withTx, type Db } from '../../../db/tx.js';
 import { CsvFileError, readCsvRecords, type CsvRecord } from '../csv/read-records.js';
-import { exportDelimiter } from '../exports/check-request.js';
+import { fileDelimiter } from '../csv/delimiter.js';
 import { reportOptions, type ImportType, type ReportRow } from '../model.js';
 import { importKind } from './kinds.js';
 import { failReport } from '../fail-report.js';
@@ -46,7 +46,7 @@ class ImportStopped extends Error {}
 export async function runImport(deps: Deps, report: ReportRow): Promise<void> {
   const db = deps.db.db;
   const kind = importKind(report.report_type as ImportType);
-  const delimiter = exportDelimiter(reportOptions(report));
+  const delimiter = fileDelimiter(reportOptions(report).delimiter);
   if (report.source_file_id === null) return failReport(deps, report, 'the import has no file');
   const open = async () => {
     const stream = await deps.files.read(report.account_id, report.source_file_id!);

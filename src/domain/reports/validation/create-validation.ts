@@ -3,7 +3,8 @@ import { withTx, type Db } from '../../../db/tx.js';
 import { enqueueJob } from '../../../jobs/enqueue.js';
 import type { StoredFile } from '../../../lib/file-store/index.js';
 import { invalidField, notFound } from '../../errors.js';
-import { exportDelimiter } from '../exports/check-request.js';
+import { fileDelimiter } from '../csv/delimiter.js';
+import { checkImportOptions } from '../imports/options.js';
 import { checkHeader } from '../imports/file-checks.js';
 import type { ImportContext } from '../imports/types.js';
 import { definitionIdOf, type ImportDefinition } from './definition-id.js';
@@ -15,15 +16,6 @@ import {
   type ValidationRow,
 } from './model.js';
 import { readPreview } from './preview.js';
-
-/** The delimiter lines are read with: "," unless the request names one (as POST /v1/report takes it). */
-export function validationDelimiter(options: Pick<ValidationOptions, 'delimiter'>): string {
-  const delimiter = exportDelimiter({ delimiter: options.delimiter });
-  if ([...delimiter].length !== 1 || /["\r\n]/.test(delimiter)) {
-    throw invalidField('delimiter', 'must be one character other than a quote or a line break (\\t or "tab" for a tab)');
-  }
-  return delimiter;
-}
 
 export function validationContext(accountId: number, def: Pick<ImportDefinition, 'integrationId' | 'templateId'>, options: ValidationOptions, now: Date): ImportContext {
   return {
@@ -54,7 +46,8 @@ export async function createValidation(
 ): Promise<ValidationRow> {
   const db = deps.db.db;
   const kind = importKind(def.importType);
-  const delimiter = validationDelimiter(options);
+  checkImportOptions(options);
+  const delimiter = fileDelimiter(options.delimiter);
   const source = await deps.files.read(accountId, file.id);
   if (!source) throw notFound(`file ${file.id} not found`);
   const preview = await readPreview(source, delimiter);

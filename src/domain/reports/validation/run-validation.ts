@@ -6,7 +6,8 @@ import { lineChunks } from '../imports/chunks.js';
 import { dataRecords } from '../imports/run-import.js';
 import type { ImportContext, ImportKind, LineError, ParsedLine } from '../imports/types.js';
 import type { ImportType } from '../model.js';
-import { validationContext, validationDelimiter } from './create-validation.js';
+import { validationContext } from './create-validation.js';
+import { fileDelimiter } from '../csv/delimiter.js';
 import { importKind } from '../imports/kinds.js';
 import { GROUP_FILE, GROUP_HEADER, GROUP_LINE, type ValidationOptions, type ValidationResult, type ValidationRow } from './model.js';
 
@@ -39,7 +40,7 @@ const fileError = (message: string, row: number): ValidationResult => ({ group: 
 export async function runValidation(deps: Deps, validation: ValidationRow, options: ValidationOptions): Promise<void> {
   const db = deps.db.db;
   const kind = importKind(validation.import_type as ImportType);
-  const delimiter = validationDelimiter(options);
+  const delimiter = fileDelimiter(options.delimiter);
 
   const ctx = validationContext(validation.account_id, { integrationId: validation.integration_id, templateId: validation.template_id }, options, deps.clock.now());
   const open = async () => {

@@ -88,9 +88,6 @@ export async function registerCreateValidation(app: App, deps: Deps): Promise<vo
         const principal = principalOf(request);
         const state = pending.get(request)!;
         const { query } = request;
-        if (query.insertOnly === true && query.overwriteWithBlank === true) {
-          throw invalidField('insertOnly', 'insertOnly only fills blank data, so it cannot be combined with overwriteWithBlank');
-        }
         const row = await createValidation(deps, principal.accountId, state.def, state.file!, {
           createNewProducts: query.createNewProducts ?? false,
           overwriteWithBlank: query.overwriteWithBlank ?? false,
