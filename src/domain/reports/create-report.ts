@@ -1,11 +1,10 @@
 import type { Db, Tx } from '../../db/tx.js';
 import { enqueueJob } from '../../jobs/enqueue.js';
-import { findCustomStoreOrDefault } from '../accounts/custom-stores.js';
 import { invalidField, notFound } from '../errors.js';
 import { checkExportRequest } from './exports/check-request.js';
 import { fileDelimiter } from './csv/delimiter.js';
 import { checkImportOptions } from './imports/options.js';
-import { findImportTemplate } from './templates.js';
+import { resolveImportTarget, TAKES_INTEGRATION, TAKES_TEMPLATE } from './imports/import-target.js';
 import {
   RUN_REPORT_JOB,
   type ExportType,
@@ -47,8 +46,7 @@ export async function createReport(tx: Tx, accountId: number, input: CreateRepor
   checkImportOptions(options);
 
   let reportType: string;
-  let templateId: number | null = null;
-  let integrationId: number | null = null;
+  let target: { integrationId: number | null; templateId: number | null } = { integrationId: null, templateId: null };
   if (isExport) {
     const exportType = input.exportType ?? 'Products';
     checkExportRequest(exportType, options);
@@ -57,22 +55,16 @@ export async function createReport(tx: Tx, accountId: number, input: CreateRepor
     const importType = input.importType ?? 'TemplatelessProduct';
     reportType = importType;
     fileDelimiter(options.delimiter);
-    if (importType === 'FullProductData') {
-      if (input.templateId === undefined) {
-        throw invalidField('templateId', 'is required for a FullProductData import: the saved column mapping to read the file with');
-      }
-      const template = await findImportTemplate(tx, accountId, input.templateId);
-      if (!template) throw notFound(`import template ${input.templateId} not found`);
-      templateId = template.templateId;
-    } else if (input.templateId !== undefined) {
-      throw invalidField('templateId', `applies to FullProductData imports only, not ${importType}`);
+    if (TAKES_TEMPLATE.includes(importType) && input.templateId === undefined) {
+      throw invalidField('templateId', `is required for a ${importType} import: the saved column mapping to read the file with`);
     }
-    if (importType === 'Orders') {
-      const store = await findCustomStoreOrDefault(tx, accountId, input.integrationId ?? null);
-      integrationId = store.integrationId;
-    } else if (input.integrationId !== undefined) {
-      throw invalidField('integrationId', `applies to Orders imports only (the custom store the orders go to), not ${importType}`);
+    if (!TAKES_TEMPLATE.includes(importType) && input.templateId !== undefined) {
+      throw invalidField('templateId', `applies to ${TAKES_TEMPLATE.join(', ')} imports only, not ${importType}`);
     }
+    if (!TAKES_INTEGRATION.includes(importType) && input.integrationId !== undefined) {
+      throw invalidField('integrationId', `applies to ${TAKES_INTEGRATION.join(', ')} imports only (the custom store the orders go to), not ${importType}`);
+    }
+    target = await resolveImportTarget(tx, accountId, importType, { integrationId: input.integrationId ?? null, templateId: input.templateId ?? null });
   }
 
   const iso = now.toISOString();
@@ -85,8 +77,8 @@ export async function createReport(tx: Tx, accountId: number, input: CreateRepor
       report_type: reportType,
       status: 'PENDING',
       options: JSON.stringify(options),
-      template_id: templateId,
-      integration_id: integrationId,
+      template_id: target.templateId,
+      integration_id: target.integrationId,
       uploader: input.uploader ?? null,
       column_types: null,
       total_lines: 0,

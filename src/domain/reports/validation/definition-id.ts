@@ -1,8 +1,7 @@
 import type { Db } from '../../../db/tx.js';
-import { findCustomStoreOrDefault } from '../../accounts/custom-stores.js';
-import { invalidField, notFound } from '../../errors.js';
+import { invalidField } from '../../errors.js';
+import { resolveImportTarget, TAKES_INTEGRATION, TAKES_TEMPLATE } from '../imports/import-target.js';
 import { IMPORT_TYPES, type ImportType } from '../model.js';
-import { findImportTemplate } from '../templates.js';
 
 /**
  * An import definition id (document 2.7, resolutions §3/§8): `<importType>[;<integrationId>[;<templateId>]]`,
@@ -17,10 +16,6 @@ export interface ImportDefinition {
 }
 
 const FIELD = 'importDefinitionId';
-/** Types that take an integration id (the custom store the orders go to). */
-const TAKES_INTEGRATION: readonly ImportType[] = ['Orders'];
-/** Types that take a template id (the seller's saved column mapping). */
-const TAKES_TEMPLATE: readonly ImportType[] = ['FullProductData'];
 
 function idPart(raw: string, name: string): number | null {
   const text = raw.trim();
@@ -60,21 +55,11 @@ export function definitionIdOf(def: ImportDefinition): string {
   return [def.importType, def.integrationId ?? '', def.templateId ?? ''].join(';').replace(/;+$/, '');
 }
 
-
 /**
  * Checks what the definition names against the account, as POST /v1/report does for an import: the custom
  * store (an Orders definition without one uses the account's default store) and the template exist in
- * this account (another account's: 404). Returns
- * the definition with the store resolved.
+ * this account (another account's: 404). Returns the definition with the store resolved.
  */
 export async function resolveDefinition(db: Db, accountId: number, def: ImportDefinition): Promise<ImportDefinition> {
-  let integrationId: number | null = null;
-  if (TAKES_INTEGRATION.includes(def.importType)) {
-    integrationId = (await findCustomStoreOrDefault(db, accountId, def.integrationId)).integrationId;
-  }
-  if (def.templateId !== null) {
-    const template = await findImportTemplate(db, accountId, def.templateId);
-    if (!template) throw notFound(`import template ${def.templateId} not found`);
-  }
-  return { ...def, integrationId };
+  return { importType: def.importType, ...(await resolveImportTarget(db, accountId, def.importType, def)) };
 }
