@@ -1,22 +1,13 @@
 import type { Deps } from '../../../deps.js';
 import { withTx, type Db } from '../../../db/tx.js';
-import { CsvFileError, readCsvRecords, type CsvRecord } from '../csv/read-records.js';
+import { readCsvRecords } from '../csv/read-records.js';
 import { fileDelimiter } from '../csv/delimiter.js';
 import { reportOptions, type ImportType, type ReportRow } from '../model.js';
 import { importKind } from './kinds.js';
 import { failReport } from '../fail-report.js';
-import { checkHeader } from './file-checks.js';
+import { dataRecords, readFileStart, storedFileOpener } from './file-start.js';
 import { lineChunks } from './chunks.js';
 import type { ImportContext, ImportKind, LineError, ParsedLine } from './types.js';
-
-/** The records after the header. */
-export async function* dataRecords(records: AsyncIterable<CsvRecord>): AsyncGenerator<CsvRecord> {
-  let first = true;
-  for await (const record of records) {
-    if (first) first = false;
-    else yield record;
-  }
-}
 
 export function importContextOf(report: ReportRow, now: Date): ImportContext {
   const options = reportOptions(report);
@@ -48,36 +39,16 @@ export async function runImport(deps: Deps, report: ReportRow): Promise<void> {
   const kind = importKind(report.report_type as ImportType);
   const delimiter = fileDelimiter(reportOptions(report).delimiter);
   if (report.source_file_id === null) return failReport(deps, report, 'the import has no file');
-  const open = async () => {
-    const stream = await deps.files.read(report.account_id, report.source_file_id!);
-    if (!stream) throw new CsvFileError('the uploaded file is no longer stored (removed by the retention sweep?)', 0);
-    return stream;
-  };
-
-  let header: CsvRecord | null = null;
-  let dataLines = 0;
-  try {
-    for await (const record of readCsvRecords(await open(), delimiter)) {
-      if (header === null) header = record;
-      else dataLines++;
-    }
-  } catch (error) {
-    if (error instanceof CsvFileError) return failReport(deps, report, `${error.message}; nothing was imported`);
-    throw error;
-  }
-  if (header === null) return failReport(deps, report, 'the file is empty: it needs a header line and a line per record');
-  const headerProblem = checkHeader(header.cells, delimiter);
-  if (headerProblem) return failReport(deps, report, `${headerProblem}; nothing was imported`);
-
+  const open = storedFileOpener(deps, report.account_id, report.source_file_id);
   const ctx = importContextOf(report, deps.clock.now());
-  const prepared = await kind.prepare(db, ctx, header.cells);
-  if (!prepared.ok) return failReport(deps, report, `${prepared.error}; nothing was imported`);
-  const started = await recordStart(deps, report, header.cells, dataLines, prepared.notes);
+  const start = await readFileStart(open, delimiter, kind, db, ctx);
+  if (!start.ok) return failReport(deps, report, start.problem === 'empty' ? start.message : `${start.message}; nothing was imported`);
+  const started = await recordStart(deps, report, start.header, start.dataLines, start.notes);
   if (!started) return;
 
   let done = report.lines_done;
-  for await (const chunk of lineChunks(dataRecords(readCsvRecords(await open(), delimiter)), kind, prepared.plan, header.cells.length, done)) {
-    const ok = await commitChunk(deps, kind, ctx, prepared.plan, report, done, chunk.lines, chunk.parsed, chunk.errors);
+  for await (const chunk of lineChunks(dataRecords(readCsvRecords(await open(), delimiter)), kind, start.plan, start.header.length, done)) {
+    const ok = await commitChunk(deps, kind, ctx, start.plan, report, done, chunk.lines, chunk.parsed, chunk.errors);
     if (!ok) return;
     done += chunk.lines;
   }

@@ -1,9 +1,8 @@
 import type { Deps } from '../../../deps.js';
 import { withTx, type Db } from '../../../db/tx.js';
-import { CsvFileError, readCsvRecords, type CsvRecord } from '../csv/read-records.js';
-import { checkHeader } from '../imports/file-checks.js';
+import { readCsvRecords } from '../csv/read-records.js';
 import { lineChunks } from '../imports/chunks.js';
-import { dataRecords } from '../imports/run-import.js';
+import { dataRecords, readFileStart, storedFileOpener } from '../imports/file-start.js';
 import type { ImportContext, ImportKind, LineError, ParsedLine } from '../imports/types.js';
 import type { ImportType } from '../model.js';
 import { validationContext } from './create-validation.js';
@@ -43,33 +42,25 @@ export async function runValidation(deps: Deps, validation: ValidationRow, optio
   const delimiter = fileDelimiter(options.delimiter);
 
   const ctx = validationContext(validation.account_id, { integrationId: validation.integration_id, templateId: validation.template_id }, options, deps.clock.now());
-  const open = async () => {
-    const stream = await deps.files.read(validation.account_id, validation.source_file_id);
-    if (!stream) throw new CsvFileError('the uploaded file is no longer stored (removed by the retention sweep?)', 0);
-    return stream;
-  };
+  const open = storedFileOpener(deps, validation.account_id, validation.source_file_id);
 
   // First pass, as the import's: a file that is not CSV from some line on is refused whole by the
   // import, so that one problem is the validation's result (the lines before it are not judged: the
   // reader cannot say reliably how many of them it delivered before the break).
-  let header: CsvRecord | null = null;
-  try {
-    for await (const record of readCsvRecords(await open(), delimiter)) header ??= record;
-  } catch (error) {
-    if (error instanceof CsvFileError) return finish(deps, validation, validation.lines_done, [fileError(`${error.message}; the import would refuse the whole file`, error.line)]);
-    throw error;
+  const start = await readFileStart(open, delimiter, kind, db, ctx);
+  if (!start.ok) {
+    const result =
+      start.problem === 'header'
+        ? headerError(start.message)
+        : fileError(start.problem === 'empty' ? start.message : `${start.message}; the import would refuse the whole file`, start.line);
+    return finish(deps, validation, validation.lines_done, [result]);
   }
-  if (header === null) return finish(deps, validation, validation.lines_done, [fileError('the file is empty: it needs a header line and a line per record', 0)]);
-  const problem = checkHeader(header.cells, delimiter);
-  if (problem) return finish(deps, validation, validation.lines_done, [headerError(problem)]);
-  const prepared = await kind.prepare(db, ctx, header.cells);
-  if (!prepared.ok) return finish(deps, validation, validation.lines_done, [headerError(prepared.error)]);
-  const plan = prepared.plan;
+  const plan = start.plan;
 
   let done = validation.lines_done;
   // Header notes are stored with the first commit of a run that starts at line 0, so exactly once.
-  let pending: ValidationResult[] = done === 0 ? prepared.notes.map(noteResult) : [];
-  for await (const chunk of lineChunks(dataRecords(readCsvRecords(await open(), delimiter)), kind, plan, header.cells.length, done)) {
+  let pending: ValidationResult[] = done === 0 ? start.notes.map(noteResult) : [];
+  for await (const chunk of lineChunks(dataRecords(readCsvRecords(await open(), delimiter)), kind, plan, start.header.length, done)) {
     const ok = await commitChunk(deps, kind, ctx, plan, validation, done, chunk.lines, chunk.parsed, [...pending, ...chunk.errors.map(lineResult)]);
     if (!ok) return;
     done += chunk.lines;
