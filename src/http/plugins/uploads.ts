@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { AppError, invalidArgument, invalidField } from '../../domain/errors.js';
-import { firstInvalidUtf8Offset } from '../../domain/reports/csv/read-records.js';
+import { NotUtf8Error, Utf8Decoder } from '../../domain/reports/csv/utf8.js';
 import { FileTooLargeError, type StoredFile } from '../../lib/file-store/index.js';
 import type { App } from '../types.js';
 
@@ -97,24 +97,19 @@ export async function readUpload(request: FastifyRequest, deps: Deps, accountId:
  * `field`; every byte also goes into `hash` (the upload's digest, for Idempotency-Key replays).
  */
 export async function* checkedUtf8(source: AsyncIterable<Buffer>, hash: ReturnType<typeof createHash>, field = 'file'): AsyncGenerator<Buffer> {
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  let line = 1;
-  for await (const bytes of source) {
-    hash.update(bytes);
-    try {
-      decoder.decode(bytes, { stream: true });
-    } catch {
-      const offset = firstInvalidUtf8Offset(bytes);
-      let at = line;
-      for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) at++;
-      throw invalidField(field, `is not UTF-8 text (line ${at}): save it as "CSV UTF-8" and upload it again`);
-    }
-    for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) line++;
-    yield bytes;
-  }
+  const utf8 = new Utf8Decoder();
   try {
-    decoder.decode();
-  } catch {
-    throw invalidField(field, `is not UTF-8 text (it ends inside a character, line ${line})`);
+    for await (const bytes of source) {
+      hash.update(bytes);
+      utf8.decode(bytes);
+      yield bytes;
+    }
+    utf8.end();
+  } catch (error) {
+    if (!(error instanceof NotUtf8Error)) throw error;
+    throw invalidField(
+      field,
+      error.atEnd ? `is not UTF-8 text (it ends inside a character, line ${error.line})` : `is not UTF-8 text (line ${error.line}): save it as "CSV UTF-8" and upload it again`,
+    );
   }
 }

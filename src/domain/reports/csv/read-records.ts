@@ -1,4 +1,5 @@
 import { parse, type CsvError } from 'csv-parse';
+import { NotUtf8Error, Utf8Decoder } from './utf8.js';
 
 /** One record of a CSV file: its cells and the file line it starts on (line 1 is the header). */
 export interface CsvRecord {
@@ -42,22 +43,14 @@ export async function* readCsvRecords(source: AsyncIterable<Uint8Array>, delimit
     info: true,
     max_record_size: MAX_RECORD_CHARS,
   });
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  let linesFed = 1;
+  const utf8 = new Utf8Decoder();
   let failure: Error | null = null;
 
   // Bytes are decoded here (not by csv-parse) so that invalid UTF-8 is an error instead of U+FFFD.
   const feed = (async () => {
     try {
       for await (const bytes of source) {
-        let text: string;
-        try {
-          text = decoder.decode(bytes, { stream: true });
-        } catch {
-          const line = linesFed + newlinesBefore(bytes, firstInvalidUtf8Offset(bytes));
-          throw new CsvFileError(`the file is not UTF-8 text (line ${line}): save it as "CSV UTF-8" and upload it again`, line);
-        }
-        for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) linesFed++;
+        const text = decodeOrRefuse(() => utf8.decode(bytes));
         // In small pieces, waiting for the consumer between them: csv-parse turns a whole write into records
         // at once, so a 512 KiB write would queue some 20,000 records that live long enough to reach V8's old
         // generation, and a 100,000-line file would then grow the heap by hundreds of megabytes of garbage.
@@ -76,12 +69,8 @@ export async function* readCsvRecords(source: AsyncIterable<Uint8Array>, delimit
           if (parser.destroyed) return;
         }
       }
-      try {
-        const rest = decoder.decode();
-        if (rest) parser.write(rest);
-      } catch {
-        throw new CsvFileError(`the file is not UTF-8 text (it ends inside a character, line ${linesFed})`, linesFed);
-      }
+      const rest = decodeOrRefuse(() => utf8.end());
+      if (rest) parser.write(rest);
       parser.end();
     } catch (error) {
       failure = error as Error;
@@ -129,25 +118,15 @@ function describeCsvError(error: CsvError): string {
   }
 }
 
-/** Offset of the first byte that cannot start or continue a UTF-8 sequence here (bytes.length when none). */
-export function firstInvalidUtf8Offset(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i]!;
-    const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
-    if (need < 0) return i;
-    for (let k = 1; k <= need; k++) {
-      // A sequence cut by the chunk's end is completed by the next chunk: not an error here.
-      if (i + k >= bytes.length) return bytes.length;
-      if ((bytes[i + k]! & 0xc0) !== 0x80) return i;
-    }
-    i += need + 1;
+/** Decoded text, or the CsvFileError of a file that is not UTF-8. */
+function decodeOrRefuse(decode: () => string): string {
+  try {
+    return decode();
+  } catch (error) {
+    if (!(error instanceof NotUtf8Error)) throw error;
+    const message = error.atEnd
+      ? `the file is not UTF-8 text (it ends inside a character, line ${error.line})`
+      : `the file is not UTF-8 text (line ${error.line}): save it as "CSV UTF-8" and upload it again`;
+    throw new CsvFileError(message, error.line);
   }
-  return bytes.length;
-}
-
-function newlinesBefore(bytes: Uint8Array, end: number): number {
-  let count = 0;
-  for (let i = 0; i < end; i++) if (bytes[i] === 0x0a) count++;
-  return count;
 }
