@@ -31,6 +31,14 @@ export function parseTimestamp(value: string): Date | null {
   return Number.isNaN(ms) ? null : new Date(ms);
 }
 
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A date alone (midnight UTC of that day) or an RFC 3339 timestamp with a zone; null when neither. Files and filters take both. */
+export function parseDateOrTimestamp(value: string): Date | null {
+  const text = value.trim();
+  return parseTimestamp(DATE_ONLY.test(text) ? `${text}T00:00:00Z` : text);
+}
+
 export function toIso(d: Date): string {
   return d.toISOString();
 }

@@ -8,7 +8,7 @@
  * The text is capped at MAX_FILTER_LENGTH and nesting at MAX_NESTING, so neither the parser nor the compiled
  * predicate can run out of stack, whatever a seller sends.
  */
-import { parseTimestamp } from '../../lib/time.js';
+import { parseDateOrTimestamp } from '../../lib/time.js';
 
 export type FilterFieldType = 'string' | 'number' | 'boolean' | 'timestamp';
 export interface FilterField { name: string; type: FilterFieldType }
@@ -193,7 +193,6 @@ interface ValueType {
 }
 
 const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 function readDecimal(text: string): number | null {
   const trimmed = text.trim();
@@ -203,7 +202,7 @@ function readDecimal(text: string): number | null {
 
 function readInstant(text: string): number | null {
   // A plain date is midnight UTC of that day; a date-time must carry its zone (resolutions §0).
-  const parsed = parseTimestamp(DATE_ONLY.test(text.trim()) ? `${text.trim()}T00:00:00Z` : text);
+  const parsed = parseDateOrTimestamp(text);
   return parsed ? parsed.getTime() : null;
 }
 

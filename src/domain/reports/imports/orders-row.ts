@@ -1,4 +1,4 @@
-import { parseTimestamp } from '../../../lib/time.js';
+import { parseDateOrTimestamp } from '../../../lib/time.js';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH, longerThan } from '../../text-limits.js';
 import type { CustomStoreView } from '../../accounts/custom-stores.js';
 import { normalizeDecimal } from '../../orders/decimal.js';
@@ -58,16 +58,11 @@ export interface OrderLineRow {
 }
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 export function headerOf(plan: OrdersPlan, c: Column): string {
   return plan.index[c] === undefined ? c : plan.header[plan.index[c]!]!;
 }
 
-/** RFC 3339 with a zone, or a date alone (midnight UTC of that day); null when neither. */
-export function parseOrderTs(text: string): Date | null {
-  return parseTimestamp(DATE_ONLY.test(text) ? `${text}T00:00:00Z` : text);
-}
 
 const maxLengthOf = (c: OrderColumn) => (c === 'ship_postal_code' ? MAX_ID_LENGTH : MAX_NAME_LENGTH);
 
@@ -90,7 +85,7 @@ export function parseOrderLine(plan: OrdersPlan, cells: string[], line: number):
     if (longerThan(value, maxLengthOf(c))) errors.push(lineError(line, header(c), `${c} is longer than ${maxLengthOf(c)} characters`));
   }
   if (fields.order_ts !== '') {
-    const ts = parseOrderTs(fields.order_ts);
+    const ts = parseDateOrTimestamp(fields.order_ts);
     if (ts) fields.order_ts = ts.toISOString();
     else errors.push(lineError(line, header('order_ts'), `order_ts "${clip(fields.order_ts)}" is not an RFC 3339 timestamp with a time zone (2026-11-21T22:13:08Z) or a date (2026-11-21)`));
   }
