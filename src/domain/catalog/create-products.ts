@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/tx.js';
+import { newProductRow } from './products.js';
 
 /** Rows per multi-row INSERT: far below either database's bound-parameter limit. */
 const INSERT_SLICE = 250;
@@ -19,18 +20,7 @@ export async function createProductsBySku(db: Db, accountId: number, skus: reado
     const rows = await db
       .insertInto('products')
       .values(
-        unique.slice(i, i + INSERT_SLICE).map((sku) => ({
-          account_id: accountId,
-          sku,
-          sku_lower: sku.toLowerCase(),
-          standard_product_id: null,
-          standard_product_id_type: null,
-          title: null,
-          active: 1,
-          inventory_updated_at: iso,
-          created_at: iso,
-          updated_at: iso,
-        })),
+        unique.slice(i, i + INSERT_SLICE).map((sku) => newProductRow(accountId, sku, iso)),
       )
       .onConflict((oc) => oc.columns(['account_id', 'sku']).doNothing())
       .returning(['id', 'sku'])

@@ -1,3 +1,5 @@
+import type { Insertable } from 'kysely';
+import type { ProductsTable } from '../../db/schema.js';
 import type { Db } from '../../db/tx.js';
 
 export const STANDARD_PRODUCT_ID_TYPES = ['UPC', 'EAN', 'ISBN', 'GTIN'] as const;
@@ -69,6 +71,22 @@ export async function findProductsBySkus(
   return rows.map(toProductRow);
 }
 
+/** A new product as every writer creates one: active, the SKU and the identifiers given, nothing else yet. */
+export function newProductRow(accountId: number, sku: string, iso: string, identifiers: ProductIdentifiers = {}): Insertable<ProductsTable> {
+  return {
+    account_id: accountId,
+    sku,
+    sku_lower: sku.toLowerCase(),
+    standard_product_id: identifiers.standardProductId ?? null,
+    standard_product_id_type: identifiers.standardProductIdType ?? null,
+    title: null,
+    active: 1,
+    inventory_updated_at: iso,
+    created_at: iso,
+    updated_at: iso,
+  };
+}
+
 /**
  * The product with this SKU, created (with the identifiers given) when the account has none yet.
  * Safe under concurrency: the unique (account_id, sku) index decides, and the loser reads the winner.
@@ -82,21 +100,9 @@ export async function findOrCreateProduct(
 ): Promise<{ product: ProductRow; created: boolean }> {
   const existing = await findProductBySku(db, accountId, sku);
   if (existing) return { product: existing, created: false };
-  const iso = now.toISOString();
   const inserted = await db
     .insertInto('products')
-    .values({
-      account_id: accountId,
-      sku,
-      sku_lower: sku.toLowerCase(),
-      standard_product_id: identifiers.standardProductId ?? null,
-      standard_product_id_type: identifiers.standardProductIdType ?? null,
-      title: null,
-      active: 1,
-      inventory_updated_at: iso,
-      created_at: iso,
-      updated_at: iso,
-    })
+    .values(newProductRow(accountId, sku, now.toISOString(), identifiers))
     .onConflict((oc) => oc.columns(['account_id', 'sku']).doNothing())
     .returning(PRODUCT_COLUMNS)
     .executeTakeFirst();

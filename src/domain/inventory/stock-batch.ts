@@ -1,7 +1,7 @@
 import { sql, type CompiledQuery } from 'kysely';
 import type { Db } from '../../db/tx.js';
 import { refreshVariantStock } from './variant-stock-sync.js';
-import type { StockChange } from './stock.js';
+import { newStockRow, type StockChange } from './stock.js';
 
 /**
  * Set-based stock writes for bulk work (imports): the same effects as applyStockChange line by line, with
@@ -36,18 +36,7 @@ export async function ensureStockRows(db: Db, accountId: number, keys: readonly 
     const rows = await db
       .insertInto('inventory')
       .values(
-        unique.slice(i, i + SLICE).map((k) => ({
-          account_id: accountId,
-          product_id: k.productId,
-          warehouse_id: k.warehouseId,
-          available_quantity: 0,
-          onhand_quantity: 0,
-          reserved_quantity: 0,
-          assembled_quantity: null,
-          bin_location: null,
-          observed_at: null,
-          updated_at: iso,
-        })),
+        unique.slice(i, i + SLICE).map((k) => newStockRow(accountId, k.productId, k.warehouseId, iso)),
       )
       .onConflict((oc) => oc.columns(['account_id', 'product_id', 'warehouse_id']).doNothing())
       .returning(['product_id', 'warehouse_id'])

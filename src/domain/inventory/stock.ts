@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
+import type { InventoryTable } from '../../db/schema.js';
 import type { Db } from '../../db/tx.js';
 import { touchProductInventory } from './stock-touch.js';
 
@@ -87,21 +88,26 @@ async function unitsRoutedAfter(db: Db, accountId: number, productId: number, wa
   return Number(row?.units ?? 0);
 }
 
+/** A stock row before any change: zero of everything. */
+export function newStockRow(accountId: number, productId: number, warehouseId: number, iso: string): Insertable<InventoryTable> {
+  return {
+    account_id: accountId,
+    product_id: productId,
+    warehouse_id: warehouseId,
+    available_quantity: 0,
+    onhand_quantity: 0,
+    reserved_quantity: 0,
+    assembled_quantity: null,
+    bin_location: null,
+    observed_at: null,
+    updated_at: iso,
+  };
+}
+
 export async function ensureStockRow(db: Db, accountId: number, productId: number, warehouseId: number, now: Date) {
   await db
     .insertInto('inventory')
-    .values({
-      account_id: accountId,
-      product_id: productId,
-      warehouse_id: warehouseId,
-      available_quantity: 0,
-      onhand_quantity: 0,
-      reserved_quantity: 0,
-      assembled_quantity: null,
-      bin_location: null,
-      observed_at: null,
-      updated_at: now.toISOString(),
-    })
+    .values(newStockRow(accountId, productId, warehouseId, now.toISOString()))
     .onConflict((oc) => oc.columns(['account_id', 'product_id', 'warehouse_id']).doNothing())
     .execute();
 }

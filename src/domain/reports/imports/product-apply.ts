@@ -1,7 +1,8 @@
-import type { Insertable, Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import type { ProductsTable } from '../../../db/schema.js';
 import type { Db } from '../../../db/tx.js';
 import type { ProductColumn } from '../../catalog/product-fields.js';
+import { findProductsBySkus, newProductRow } from '../../catalog/products.js';
 import { clip, lineError } from './cells.js';
 import type { ProductPlan, ProductRow } from './product-plan.js';
 import type { ImportContext, LineError, ParsedLine } from './types.js';
@@ -171,18 +172,7 @@ async function insertProducts(db: Db, accountId: number, created: [string, Worki
   for (let i = 0; i < created.length; i += INSERT_SLICE) {
     const slice = created.slice(i, i + INSERT_SLICE);
     const rows = slice.map(([sku, p]) => {
-      const row: Insertable<ProductsTable> = {
-        account_id: accountId,
-        sku,
-        sku_lower: sku.toLowerCase(),
-        title: null,
-        standard_product_id: null,
-        standard_product_id_type: null,
-        active: 1,
-        inventory_updated_at: now,
-        created_at: now,
-        updated_at: now,
-      };
+      const row = newProductRow(accountId, sku, now);
       for (const column of p.changed) assignColumn(row, column, p.values.get(column) ?? null);
       return row;
     });
@@ -194,10 +184,7 @@ async function insertProducts(db: Db, accountId: number, created: [string, Worki
       .execute();
     const ids = new Map(inserted.map((r) => [r.sku, r.id]));
     const raced = slice.filter(([sku]) => !ids.has(sku)).map(([sku]) => sku);
-    if (raced.length > 0) {
-      const existing = await db.selectFrom('products').select(['id', 'sku']).where('account_id', '=', accountId).where('sku', 'in', raced).execute();
-      for (const r of existing) ids.set(r.sku, r.id);
-    }
+    for (const r of await findProductsBySkus(db, accountId, raced, true)) ids.set(r.sku, r.id);
     for (const [sku, p] of slice) {
       const id = ids.get(sku);
       if (id === undefined) throw new Error(`product ${sku} vanished after a conflicting insert`);
