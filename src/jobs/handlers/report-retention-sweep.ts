@@ -1,5 +1,4 @@
 import type { Deps } from '../../deps.js';
-import { withTx } from '../../db/tx.js';
 
 export const REPORT_RETENTION_SWEEP = 'reports.retention-sweep';
 
@@ -54,22 +53,19 @@ async function deleteFinishedReports(deps: Pick<Deps, 'db' | 'files'>, cutoffIso
       for (const fileId of [report.source_file_id, report.result_file_id]) {
         if (fileId !== null) await deps.files.delete(report.account_id, fileId);
       }
-      for (;;) {
-        const deleted = await db
+      await deleteInSlices(() =>
+        db
           .deleteFrom('report_line_errors')
           .where('id', 'in', (eb) => eb.selectFrom('report_line_errors').select('id').where('report_id', '=', report.id).limit(ROWS_PER_DELETE))
-          .executeTakeFirst();
-        if (Number(deleted.numDeletedRows) < ROWS_PER_DELETE) break;
-      }
-    }
-    if (reports.length > 0) {
-      const deleted = await withTx(db, (tx) =>
-        tx
-          .deleteFrom('reports')
-          .where('id', 'in', reports.map((r) => r.id))
-          .where('completed_at', '<=', cutoffIso)
           .executeTakeFirst(),
       );
+    }
+    if (reports.length > 0) {
+      const deleted = await db
+        .deleteFrom('reports')
+        .where('id', 'in', reports.map((r) => r.id))
+        .where('completed_at', '<=', cutoffIso)
+        .executeTakeFirst();
       total += Number(deleted.numDeletedRows);
     }
     if (reports.length < BATCH) return total;
@@ -90,15 +86,14 @@ async function deleteFinishedValidations(deps: Pick<Deps, 'db' | 'files'>, cutof
       .execute();
     for (const validation of validations) {
       await deps.files.delete(validation.account_id, validation.source_file_id);
-      for (;;) {
-        const deleted = await db
+      await deleteInSlices(() =>
+        db
           .deleteFrom('import_validation_results')
           .where('id', 'in', (eb) =>
             eb.selectFrom('import_validation_results').select('id').where('validation_id', '=', validation.id).limit(ROWS_PER_DELETE),
           )
-          .executeTakeFirst();
-        if (Number(deleted.numDeletedRows) < ROWS_PER_DELETE) break;
-      }
+          .executeTakeFirst(),
+      );
     }
     if (validations.length > 0) {
       const deleted = await db
@@ -128,6 +123,14 @@ async function deleteAbandonedUploads(deps: Pick<Deps, 'db' | 'files'>, startedB
     for (const file of files) await deps.files.delete(file.account_id, file.id);
     total += files.length;
     if (files.length < BATCH) return total;
+  }
+}
+
+/** Repeats a DELETE bounded to ROWS_PER_DELETE rows until it removes fewer: a huge report never holds the database long. */
+async function deleteInSlices(remove: () => Promise<{ numDeletedRows: bigint }>): Promise<void> {
+  for (;;) {
+    const deleted = await remove();
+    if (Number(deleted.numDeletedRows) < ROWS_PER_DELETE) return;
   }
 }
 
