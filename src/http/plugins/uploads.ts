@@ -37,14 +37,45 @@ export async function registerUploads(app: App, deps: Deps): Promise<void> {
   app.decorateRequest('uploadDigest', null);
 }
 
+/**
+ * A stored upload belongs to its request until the handler adopts it (the report or validation that now
+ * owns the file); what is not adopted — the request failed, or replayed an Idempotency-Key — is deleted
+ * after the response by the route's onResponse hook `deleteUnadoptedUpload`.
+ */
+const unadopted = new WeakMap<FastifyRequest, StoredFile>();
+
+export function holdUpload(request: FastifyRequest, file: StoredFile): void {
+  unadopted.set(request, file);
+}
+
+/** The request's stored upload, still held (not adopted). */
+export function heldUpload(request: FastifyRequest): StoredFile | null {
+  return unadopted.get(request) ?? null;
+}
+
+/** The request's stored upload, now owned by what the handler created with it. */
+export function adoptUpload(request: FastifyRequest): StoredFile | null {
+  const file = unadopted.get(request) ?? null;
+  unadopted.delete(request);
+  return file;
+}
+
+/** onResponse hook of the upload routes: deletes the request's upload when no handler adopted it. */
+export function deleteUnadoptedUpload(deps: Pick<Deps, 'files'>) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const file = adoptUpload(request);
+    if (file) await deps.files.delete(file.accountId, file.id).catch((error: unknown) => request.log.warn({ err: error }, 'could not delete an unused upload'));
+  };
+}
+
 /** The 413 of an upload over UPLOAD_BODY_LIMIT_MB (also used by routes that take a raw CSV body). */
 export const tooLarge = (limit: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the service accepts (${Math.floor(limit / (1024 * 1024))} MiB)`);
 
 /**
- * Reads a multipart request: its fields, and the part named `fileField` stored for the account. The
- * text is checked to be UTF-8 while it streams (a CSV in another encoding is a 400 naming the line). A
- * refused request keeps nothing.
+ * Reads a multipart request: its fields, and the part named `fileField` stored for the account (held for
+ * the request: holdUpload). The text is checked to be UTF-8 while it streams (a CSV in another encoding is
+ * a 400 naming the line). A refused request keeps nothing.
  */
 export async function readUpload(request: FastifyRequest, deps: Deps, accountId: number, fileField = 'file'): Promise<Upload> {
   const fields: Record<string, string> = {};
@@ -89,6 +120,7 @@ export async function readUpload(request: FastifyRequest, deps: Deps, accountId:
     throw error;
   }
   request.uploadDigest = file?.sha256 ?? null;
+  if (file) holdUpload(request, file);
   return { fields, file };
 }
 

@@ -5,9 +5,8 @@ import { invalidField } from '../../../domain/errors.js';
 import { createValidation } from '../../../domain/reports/validation/create-validation.js';
 import { parseDefinitionId, resolveDefinition, type ImportDefinition } from '../../../domain/reports/validation/definition-id.js';
 import { previewOf } from '../../../domain/reports/validation/read-results.js';
-import type { StoredFile } from '../../../lib/file-store/index.js';
 import { principalOf } from '../../plugins/auth.js';
-import { readUpload } from '../../plugins/uploads.js';
+import { adoptUpload, deleteUnadoptedUpload, heldUpload, readUpload } from '../../plugins/uploads.js';
 import { v1Responses } from '../../schemas/common.js';
 import {
   ValidationCreated,
@@ -20,8 +19,8 @@ import { REPORT_ROUTE_CONFIG } from '../reports/route-config.js';
 import { CsvBodyStream, registerCsvBodyParser, storeCsvBody } from './csv-body.js';
 import { VALIDATION_TAGS } from './tags.js';
 
-/** What preValidation read: the resolved definition and the stored file, until the handler adopts the file. */
-const pending = new WeakMap<FastifyRequest, { def: ImportDefinition; file: StoredFile | null }>();
+/** The definition preValidation resolved (before the body was read). */
+const definitions = new WeakMap<FastifyRequest, ImportDefinition>();
 
 /**
  * POST /v1/import/validation/{importDefinitionId} (document 4.2, resolutions §3), in its own context so
@@ -39,25 +38,18 @@ export async function registerCreateValidation(app: App, deps: Deps): Promise<vo
         preValidation: async (request) => {
           const accountId = principalOf(request).accountId;
           const raw = (request.params as { importDefinitionId?: string }).importDefinitionId ?? '';
-          const def = await resolveDefinition(deps.db.db, accountId, parseDefinitionId(raw));
-          const state: { def: ImportDefinition; file: StoredFile | null } = { def, file: null };
-          pending.set(request, state);
+          definitions.set(request, await resolveDefinition(deps.db.db, accountId, parseDefinitionId(raw)));
           if (request.isMultipart()) {
             const upload = await readUpload(request, deps, accountId);
-            state.file = upload.file;
             if (!upload.file) throw invalidField('file', 'is required: send the CSV in a multipart part named "file" (or the CSV itself as a text/csv body)');
             request.body = { ...upload.fields, file: upload.file.name };
           } else if (request.body instanceof CsvBodyStream) {
-            state.file = await storeCsvBody(request, request.body, deps, accountId);
-            request.body = state.file.name;
+            request.body = (await storeCsvBody(request, request.body, deps, accountId)).name;
           } else {
             throw invalidField('body', 'is required: send the CSV file as a text/csv body, or as multipart/form-data with a part named "file"');
           }
         },
-        onResponse: async (request) => {
-          const file = pending.get(request)?.file;
-          if (file) await deps.files.delete(file.accountId, file.id).catch((error: unknown) => request.log.warn({ err: error }, 'could not delete an unused upload'));
-        },
+        onResponse: deleteUnadoptedUpload(deps),
         schema: {
           tags: VALIDATION_TAGS,
           summary: 'Validate an import file',
@@ -86,16 +78,16 @@ export async function registerCreateValidation(app: App, deps: Deps): Promise<vo
       },
       async (request) => {
         const principal = principalOf(request);
-        const state = pending.get(request)!;
+        const def = definitions.get(request)!;
         const { query } = request;
-        const row = await createValidation(deps, principal.accountId, state.def, state.file!, {
+        const row = await createValidation(deps, principal.accountId, def, heldUpload(request)!, {
           createNewProducts: query.createNewProducts ?? false,
           overwriteWithBlank: query.overwriteWithBlank ?? false,
           insertOnly: query.insertOnly ?? false,
           delimiter: query.delimiter ?? null,
         });
         // The validation owns the file now: it must outlive the request.
-        state.file = null;
+        adoptUpload(request);
         return { import_validation_id: row.id, ...previewOf(row) };
       },
     );

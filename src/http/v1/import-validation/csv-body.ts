@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../../deps.js';
 import { FileTooLargeError, type StoredFile } from '../../../lib/file-store/index.js';
-import { checkedUtf8, tooLarge } from '../../plugins/uploads.js';
+import { checkedUtf8, holdUpload, tooLarge } from '../../plugins/uploads.js';
 import type { App } from '../../types.js';
 
 /** The raw body of a text/csv request, handed to the route unread. */
@@ -32,7 +32,7 @@ export function registerCsvBodyParser(scope: App, deps: Deps): void {
 /**
  * Stores a text/csv body for the account, checking that it is UTF-8 as it streams (a 400 naming the
  * line) and cutting it off over the limit (413); nothing of a refused body is kept. Records the body's
- * digest for Idempotency-Key replays.
+ * digest for Idempotency-Key replays, and holds the file for the request until the handler adopts it.
  */
 export async function storeCsvBody(request: FastifyRequest, body: CsvBodyStream, deps: Deps, accountId: number): Promise<StoredFile> {
   const limit = deps.config.uploadBodyLimitBytes;
@@ -47,6 +47,7 @@ export async function storeCsvBody(request: FastifyRequest, body: CsvBodyStream,
       { maxBytes: limit },
     );
     request.uploadDigest = hash.digest('hex');
+    holdUpload(request, stored);
     return stored;
   } catch (error) {
     if (error instanceof FileTooLargeError) throw tooLarge(limit);

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
 import { withTx } from '../../../db/tx.js';
@@ -6,15 +5,12 @@ import { createReport } from '../../../domain/reports/create-report.js';
 import { toReportRecord, type ReportOptions } from '../../../domain/reports/model.js';
 import { publicBaseUrl } from '../../pagination.js';
 import { principalOf } from '../../plugins/auth.js';
-import { readUpload, type Upload } from '../../plugins/uploads.js';
+import { adoptUpload, deleteUnadoptedUpload, heldUpload, readUpload } from '../../plugins/uploads.js';
 import { v1Responses } from '../../schemas/common.js';
 import { Report, ReportCreateBody, ReportCreateForm } from '../../schemas/reports.js';
 import type { ReportCreateBody as ReportCreateFields } from '../../schemas/reports.js';
 import { REPORT_ROUTE_CONFIG, REPORT_TAGS } from './route-config.js';
 import { formFields } from './form-fields.js';
-
-/** Uploads stored for a request until its handler adopts them; what is not adopted is deleted after the response. */
-const pendingUploads = new WeakMap<FastifyRequest, Upload>();
 
 export function registerCreateReport(app: App, deps: Deps) {
   app.post(
@@ -28,13 +24,9 @@ export function registerCreateReport(app: App, deps: Deps) {
           return;
         }
         const upload = await readUpload(request, deps, principalOf(request).accountId);
-        pendingUploads.set(request, upload);
         request.body = { ...formFields(upload.fields), ...(upload.file ? { file: upload.file.name } : {}) };
       },
-      onResponse: async (request) => {
-        const upload = pendingUploads.get(request);
-        if (upload?.file) await deps.files.delete(upload.file.accountId, upload.file.id).catch((error: unknown) => request.log.warn({ err: error }, 'could not delete an unused upload'));
-      },
+      onResponse: deleteUnadoptedUpload(deps),
       schema: {
         tags: REPORT_TAGS,
         summary: 'Create a report (an export, or an import with its file)',
@@ -61,7 +53,7 @@ export function registerCreateReport(app: App, deps: Deps) {
     async (request) => {
       const principal = principalOf(request);
       const body = request.body as ReportCreateFields;
-      const upload = pendingUploads.get(request);
+      const file = heldUpload(request);
       const options: ReportOptions = {
         extension: body.extension ?? null,
         overwriteWithBlank: body.overwriteWithBlank ?? null,
@@ -86,13 +78,13 @@ export function registerCreateReport(app: App, deps: Deps) {
             exportType: body.exportType,
             templateId: body.templateId,
             integrationId: body.integrationId,
-            file: upload?.file ? { fileId: upload.file.id, name: upload.file.name } : undefined,
+            file: file ? { fileId: file.id, name: file.name } : undefined,
           },
           deps.clock.now(),
         ),
       );
       // The report owns the file now: it must outlive the request.
-      pendingUploads.delete(request);
+      adoptUpload(request);
       return toReportRecord(row, publicBaseUrl(request, deps.config.publicBaseUrl));
     },
   );
