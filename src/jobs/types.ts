@@ -38,6 +38,11 @@ export type JobHandler = (deps: Deps, job: Job) => Promise<void>;
  */
 export type JobDeadHandler = (deps: Deps, job: Job, error: string) => Promise<void>;
 
+/** The message of a job's last error for a seller (the job's last_error keeps the whole stack for the operator). */
+export function errorSummary(error: string): string {
+  return error.split('\n')[0]!.replace(/^Error: /, '');
+}
+
 export function toJob(row: Selectable<JobsTable>): Job {
   return {
     id: row.id,

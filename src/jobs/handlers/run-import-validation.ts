@@ -7,7 +7,7 @@ import {
   type ValidationRow,
 } from '../../domain/reports/validation/model.js';
 import { failValidation, runValidation } from '../../domain/reports/validation/run-validation.js';
-import type { Job } from '../types.js';
+import { errorSummary, type Job } from '../types.js';
 
 export { RUN_IMPORT_VALIDATION_JOB };
 
@@ -31,8 +31,7 @@ export async function runImportValidation(deps: Deps, job: Job): Promise<void> {
 export async function importValidationJobDead(deps: Deps, job: Job, error: string): Promise<void> {
   const { validationId } = (job.payload ?? {}) as Partial<RunImportValidationPayload>;
   if (job.accountId === null || !Number.isSafeInteger(validationId)) return;
-  const message = error.split('\n')[0]!.replace(/^Error: /, '');
-  await failValidation(deps, validationId!, job.accountId, `validation failed after ${job.attempts} attempts: ${message}`);
+  await failValidation(deps, validationId!, job.accountId, `validation failed after ${job.attempts} attempts: ${errorSummary(error)}`);
 }
 
 function isOptions(value: unknown): value is ValidationOptions {

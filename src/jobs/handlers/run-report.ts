@@ -4,7 +4,7 @@ import { produceExport } from '../../domain/reports/exports/run-export.js';
 import { failReport } from '../../domain/reports/fail-report.js';
 import { runImport } from '../../domain/reports/imports/run-import.js';
 import { RUN_REPORT_JOB, type ReportRow, type RunReportPayload } from '../../domain/reports/model.js';
-import type { Job } from '../types.js';
+import { errorSummary, type Job } from '../types.js';
 
 export { RUN_REPORT_JOB };
 
@@ -27,12 +27,7 @@ export async function runReport(deps: Deps, job: Job): Promise<void> {
 export async function reportJobDead(deps: Deps, job: Job, error: string): Promise<void> {
   const { reportId } = (job.payload ?? {}) as Partial<RunReportPayload>;
   if (!Number.isSafeInteger(reportId)) return;
-  await failReport(deps, { id: reportId! }, `processing failed after ${job.attempts} attempts: ${firstLine(error)}`);
-}
-
-/** The message of a stack trace (the job's last_error keeps the whole of it for the operator). */
-function firstLine(error: string): string {
-  return error.split('\n')[0]!.replace(/^Error: /, '');
+  await failReport(deps, { id: reportId! }, `processing failed after ${job.attempts} attempts: ${errorSummary(error)}`);
 }
 
 /** Moves the report to PROCESSING (a resumed run finds it there); null when it is no longer to be run. */
