@@ -1,5 +1,5 @@
 import { Type, type StringOptions, type TSchema } from '@sinclair/typebox';
-import { MAX_FREE_TEXT_LENGTH, MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_SKU_LENGTH } from '../../domain/text-limits.js';
+import { MAX_FREE_TEXT_LENGTH, MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_SKU_LENGTH, NO_CONTROL_CHARACTERS } from '../../domain/text-limits.js';
 
 /** v1 error body (document 7.1, resolutions §0). */
 export const V1Error = Type.Object(
@@ -117,9 +117,8 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
  * String limits (resolutions §7, src/domain/text-limits.ts) as schema types. Over a limit the request is a
  * 400 naming the field (src/http/validation.ts) and nothing is stored.
  */
-export { MAX_FREE_TEXT_LENGTH, MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_SKU_LENGTH };
-/** No C0 or C1 control character and no DEL anywhere in the value (the error renderer names this rule). */
-export const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
+/** NO_CONTROL_CHARACTERS: the error renderer names this rule. */
+export { MAX_FREE_TEXT_LENGTH, MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_SKU_LENGTH, NO_CONTROL_CHARACTERS };
 
 /** The SKU rules without the lower bound, for inputs whose emptiness the handler judges itself. */
 export const SKU_RULES = { maxLength: MAX_SKU_LENGTH, pattern: NO_CONTROL_CHARACTERS };

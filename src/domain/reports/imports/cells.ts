@@ -1,17 +1,8 @@
-import { MAX_SKU_LENGTH } from '../../text-limits.js';
 import type { LineError } from './types.js';
 
 /** Helpers shared by the import types for reading one cell. */
 
-// eslint-disable-next-line no-control-regex -- control characters are exactly what a SKU must not hold
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
-export function skuProblem(sku: string): string | null {
-  if (sku === '') return 'is required';
-  if ([...sku].length > MAX_SKU_LENGTH) return `is longer than ${MAX_SKU_LENGTH} characters`;
-  if (CONTROL.test(sku)) return 'holds a control character';
-  return null;
-}
+export { skuProblem } from '../../text-limits.js';
 
 /** A whole number in [min, max] written with optional sign and no decimals, or an error message. */
 export function parseWholeNumber(text: string, min: number, max: number): { value: number } | { error: string } {
