@@ -42,9 +42,11 @@ function typeAdmits(schema: SchemaNode, value: unknown): boolean {
 const pointerToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
- * Finds arrays longer than their schema's maxItems without looking inside them. ajv with allErrors checks
- * every entry even when the array is already too long, so a body of 10,000 bad entries against a cap of
- * 100 would cost 10,000 entries of work and as many problems; this walk costs the entries within caps only.
+ * Finds arrays longer than their schema's maxItems, and objects with more properties than their
+ * maxProperties (a map such as an import template's columns), without looking inside them. ajv with
+ * allErrors checks every entry even when the array or map is already too large, so a body of 10,000 bad
+ * entries against a cap of 100 would cost 10,000 entries of work and as many problems; this walk costs the
+ * entries within caps only.
  * It follows properties, array items within their cap, allOf, and the one anyOf/oneOf branch whose type
  * admits the value (when two branches might, it stops: ajv decides). $ref is not followed.
  */
@@ -65,6 +67,16 @@ function collectOverCap(schema: SchemaNode, data: unknown, instancePath: string,
       const items = schema.items;
       data.forEach((item, i) => collectOverCap(items, item, `${instancePath}/${i}`, `${schemaPath}/items`, out));
     }
+  } else if (isNode(data) && typeof schema.maxProperties === 'number' && Object.keys(data).length > schema.maxProperties) {
+    const limit = schema.maxProperties;
+    out.push({
+      keyword: 'maxProperties',
+      instancePath,
+      schemaPath: `${schemaPath}/maxProperties`,
+      params: { limit },
+      message: `must NOT have more than ${limit} properties`,
+    });
+    return;
   } else if (isNode(data) && isNode(schema.properties)) {
     for (const [key, sub] of Object.entries(schema.properties)) {
       if (isNode(sub) && Object.hasOwn(data, key)) {
@@ -85,15 +97,15 @@ function collectOverCap(schema: SchemaNode, data: unknown, instancePath: string,
   }
 }
 
-/** Whether any array the walk below can reach has a maxItems (most query and path schemas have none). */
-function hasArrayCap(schema: SchemaNode): boolean {
-  if (typeof schema.maxItems === 'number') return true;
+/** Whether any array or map the walk below can reach has a cap (most query and path schemas have none). */
+function hasCap(schema: SchemaNode): boolean {
+  if (typeof schema.maxItems === 'number' || typeof schema.maxProperties === 'number') return true;
   const subs: unknown[] = [schema.items, ...Object.values(isNode(schema.properties) ? schema.properties : {})];
   for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
     const list = schema[keyword];
     if (Array.isArray(list)) subs.push(...list);
   }
-  return subs.some((sub) => isNode(sub) && hasArrayCap(sub));
+  return subs.some((sub) => isNode(sub) && hasCap(sub));
 }
 
 type CompiledValidator = ValidateFunction & { schemaEnv?: unknown };
@@ -126,7 +138,7 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? bodyAjv : urlAjv;
     const validate = ajv.compile(schema as object) as CompiledValidator;
-    // Schemas without a capped array (the hot reads' query strings, say) pay for no walk.
-    return (isNode(schema) && hasArrayCap(schema) ? capsFirst(schema, validate) : validate) as ReturnType<FastifySchemaCompiler<unknown>>;
+    // Schemas without a capped array or map (the hot reads' query strings, say) pay for no walk.
+    return (isNode(schema) && hasCap(schema) ? capsFirst(schema, validate) : validate) as ReturnType<FastifySchemaCompiler<unknown>>;
   };
 }

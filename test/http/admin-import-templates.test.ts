@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { adminHeaders, assertV1Error, createAccountVia } from '../helpers/admin.js';
+import { MAX_TEMPLATE_COLUMNS } from '../../src/domain/reports/templates.js';
 
 type Template = { templateId: number; name: string; importType: string; columns: Record<string, string>; createdAt: string; updatedAt: string };
 
@@ -76,6 +77,15 @@ describe('admin import templates', () => {
     assertV1Error(await call('POST', '', { name: 'Missing columns', importType: 'FullProductData' }), 400, /columns/);
     const names = ((await call('GET', '')).json() as { results: Template[] }).results.map((r) => r.name);
     assert.deepEqual(names, ['Second'], 'nothing was created');
+  });
+
+  it('refuses ten times the column cap at once, naming the cap and no column', async () => {
+    // Every column is also wrong on its own: only the cap may be reported, so no column was looked at.
+    const columns = Object.fromEntries(Array.from({ length: 10 * MAX_TEMPLATE_COLUMNS }, (_, i) => [`h${i}`, 7]));
+    const res = await call('POST', '', { name: 'Huge', importType: 'FullProductData', columns });
+    assert.deepEqual(assertV1Error(res, 400), [`columns: must NOT have more than ${MAX_TEMPLATE_COLUMNS} properties`]);
+    const names = ((await call('GET', '')).json() as { results: Template[] }).results.map((r) => r.name);
+    assert.ok(!names.includes('Huge'));
   });
 
   it('a duplicate name is a 409 on create and on replace', async () => {
