@@ -131,6 +131,14 @@ export interface ProductsTable {
   inventory_updated_at: string;
   created_at: string;
   updated_at: string;
+  /**
+   * Weighted-average landed unit cost of the units received on inbound shipments (migration 015):
+   * landed_cost_total / landed_cost_units rounded to 4 decimals, null before the first costed receipt.
+   */
+  landed_cost: Generated<string | null>;
+  landed_cost_units: Generated<number>;
+  /** Decimal string: Σ units × (unit cost + allocated shipping) over the costed units received. */
+  landed_cost_total: Generated<string>;
 }
 
 export interface InventoryTable {
@@ -810,6 +818,74 @@ export interface ImportValidationResultsTable {
   message: string;
 }
 
+/** The seller's vendors (migration 015); name_lower is unique per account. */
+export interface VendorsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  name_lower: string;
+  address: string | null;
+  lead_time_days: number | null;
+  payment_window_days: number | null;
+  notes: string | null;
+  contact: string | null;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Inbound shipments (purchase orders); status per document 3.1. */
+export interface InboundShipmentsTable {
+  id: Generated<number>;
+  account_id: number;
+  vendor_id: number;
+  warehouse_id: number;
+  status: string;
+  purchase_order_number: string;
+  /** Decimal string or null. */
+  shipping_cost: string | null;
+  /** YYYY-MM-DD or null. */
+  expected_delivery_date: string | null;
+  tracking: string | null;
+  carrier: string | null;
+  created_at: string;
+  updated_at: string;
+  shipped_at: string | null;
+  received_at: string | null;
+  cancelled_at: string | null;
+}
+
+/** One SKU of an inbound shipment: 0 ≤ received_quantity ≤ quantity. */
+export interface InboundShipmentLinesTable {
+  id: Generated<number>;
+  account_id: number;
+  shipment_id: number;
+  product_id: number;
+  quantity: number;
+  received_quantity: Generated<number>;
+  /** Decimal string or null. */
+  unit_item_cost: string | null;
+}
+
+export interface InboundReceiptsTable {
+  id: Generated<number>;
+  account_id: number;
+  shipment_id: number;
+  received_by: string;
+  received_at: string;
+}
+
+export interface InboundReceiptLinesTable {
+  id: Generated<number>;
+  account_id: number;
+  receipt_id: number;
+  shipment_line_id: number;
+  product_id: number;
+  quantity: number;
+  unit_item_cost: string | null;
+  shipping_cost: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   warehouses: WarehousesTable;
@@ -861,4 +937,9 @@ export interface Database {
   report_line_errors: ReportLineErrorsTable;
   import_validations: ImportValidationsTable;
   import_validation_results: ImportValidationResultsTable;
+  vendors: VendorsTable;
+  inbound_shipments: InboundShipmentsTable;
+  inbound_shipment_lines: InboundShipmentLinesTable;
+  inbound_receipts: InboundReceiptsTable;
+  inbound_receipt_lines: InboundReceiptLinesTable;
 }

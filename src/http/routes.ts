@@ -9,6 +9,7 @@ import { registerV1ListingRoutes } from './v1/listings/index.js';
 import { registerV1CustomStoreRoutes } from './v1/custom-stores/index.js';
 import { registerV1ReportRoutes } from './v1/reports/index.js';
 import { registerV1ImportValidationRoutes } from './v1/import-validation/index.js';
+import { registerV1InboundRoutes } from './v1/inbound/index.js';
 import { registerV2InventoryRoutes } from './v2/inventory/index.js';
 import { registerV2StorefrontRoutes } from './v2/storefront/index.js';
 import { registerV2ShippingRoutes } from './v2/shipping/index.js';
@@ -23,6 +24,7 @@ export async function registerRoutes(app: App, deps: Deps): Promise<void> {
   registerV1CustomStoreRoutes(app, deps);
   registerV1ReportRoutes(app, deps);
   await registerV1ImportValidationRoutes(app, deps);
+  registerV1InboundRoutes(app, deps);
   registerV2InventoryRoutes(app, deps);
   registerV2StorefrontRoutes(app, deps);
   registerV2ShippingRoutes(app, deps);

@@ -15,6 +15,7 @@ import * as m011 from './011_idempotency_effects.js';
 import * as m012 from './012_order_line_title.js';
 import * as m013 from './013_custom_stores.js';
 import * as m014 from './014_reports.js';
+import * as m015 from './015_inbound.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '012_order_line_title': m012,
   '013_custom_stores': m013,
   '014_reports': m014,
+  '015_inbound': m015,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

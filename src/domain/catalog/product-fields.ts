@@ -11,7 +11,10 @@ import type { ProductsTable } from '../../db/schema.js';
  */
 export type ProductFieldKind = 'text' | 'decimal' | 'boolean' | 'identifier' | 'enum' | 'timestamp';
 
-export type ProductColumn = Exclude<keyof ProductsTable, 'id' | 'account_id' | 'sku_lower' | 'inventory_updated_at'>;
+export type ProductColumn = Exclude<
+  keyof ProductsTable,
+  'id' | 'account_id' | 'sku_lower' | 'inventory_updated_at' | 'landed_cost_units' | 'landed_cost_total'
+>;
 
 export interface ProductField {
   /** The header in files and the name in filter formulas. */
@@ -56,6 +59,8 @@ export const PRODUCT_FIELDS: readonly ProductField[] = [
   { name: 'category', column: 'category', kind: 'text' },
   { name: 'tags', column: 'tags', kind: 'text' },
   { name: 'image_url', column: 'image_url', kind: 'text' },
+  // The weighted-average landed unit cost of the units received on inbound shipments (src/domain/inbound).
+  { name: 'landed_cost', column: 'landed_cost', kind: 'decimal', readOnly: true },
   { name: 'created_at', column: 'created_at', kind: 'timestamp', readOnly: true },
   { name: 'updated_at', column: 'updated_at', kind: 'timestamp', readOnly: true },
 ];
