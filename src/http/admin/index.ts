@@ -23,6 +23,7 @@ import { registerRevokeInstallation } from './revoke-installation.js';
 import { registerRevokeToken } from './revoke-token.js';
 import { registerRevokeTokenByValue } from './revoke-token-by-value.js';
 import { registerRotateAppSecrets } from './rotate-app-secrets.js';
+import { registerAdminVendorRoutes } from './vendors/index.js';
 
 /**
  * The operator API (DESIGN.md "Operator API"): every route declares `config: { admin: true }`, so the auth
@@ -52,4 +53,5 @@ export function registerAdminRoutes(app: App, deps: Deps): void {
   registerAdminListingRoutes(app, deps);
   registerAdminImportTemplateRoutes(app, deps);
   registerAdminProductRoutes(app, deps);
+  registerAdminVendorRoutes(app, deps);
 }
