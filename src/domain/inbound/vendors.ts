@@ -1,4 +1,4 @@
-import type { Selectable, Updateable } from 'kysely';
+import { sql, type Selectable, type Updateable } from 'kysely';
 import type { VendorsTable } from '../../db/schema.js';
 import type { Db } from '../../db/tx.js';
 import { isUniqueViolation } from '../../db/tx.js';
@@ -52,7 +52,7 @@ export interface VendorPatch extends Partial<VendorInput> {
   archived?: boolean | undefined;
 }
 
-/** An account's vendors are counted so the unpaged admin and v1 lists stay bounded. */
+/** An account's vendors are capped: a vendor is created by any shipment naming a new one, so a runaway client cannot grow them without bound. */
 export const MAX_VENDORS = 10_000;
 
 export function toVendorView(row: VendorRow): VendorView {
@@ -152,12 +152,14 @@ export async function updateVendor(db: Db, accountId: number, vendorId: number, 
   if (contact !== undefined) set.contact = contact;
   if (patch.leadTimeDays !== undefined) set.lead_time_days = patch.leadTimeDays;
   if (patch.paymentWindowDays !== undefined) set.payment_window_days = patch.paymentWindowDays;
-  if (patch.archived === true) set.archived_at = iso;
+
   if (patch.archived === false) set.archived_at = null;
   try {
     return await db
       .updateTable('vendors')
       .set(set)
+      // Archiving an archived vendor keeps the time it was first archived.
+      .$if(patch.archived === true, (qb) => qb.set({ archived_at: sql<string>`coalesce(archived_at, ${iso})` }))
       .where('account_id', '=', accountId)
       .where('id', '=', vendorId)
       .returningAll()
