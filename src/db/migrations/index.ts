@@ -16,6 +16,7 @@ import * as m012 from './012_order_line_title.js';
 import * as m013 from './013_custom_stores.js';
 import * as m014 from './014_reports.js';
 import * as m015 from './015_inbound.js';
+import * as m016 from './016_backorder_index.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '013_custom_stores': m013,
   '014_reports': m014,
   '015_inbound': m015,
+  '016_backorder_index': m016,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

@@ -2,10 +2,11 @@ import type { Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import { listAccountWarehouses } from '../accounts/warehouses.js';
 import { findOrCreateProduct, findProductsBySkus } from '../catalog/products.js';
-import { invalidField, invalidFields, isAppError, type FieldViolation } from '../errors.js';
-import { canSeeWarehouse } from './access.js';
+import { invalidField, invalidFields, isAppError, permissionDenied, type FieldViolation } from '../errors.js';
+import { canSeeWarehouse, receiveRefusal } from './access.js';
 import { costInput, deliveryDateInput, optionalShortText } from './inputs.js';
 import { type InboundShipmentRow, type InboundStatus } from './model.js';
+import { receiveIntoShipment } from './receive-shipment.js';
 import { findOrCreateVendorByName, getVendor } from './vendors.js';
 
 /** One entry of `inbound_shipment_products` (document 2.5): by sku or product_id. */
@@ -14,6 +15,8 @@ export interface ShipmentProductInput {
   sku?: string | undefined;
   quantity: number;
   unit_item_cost?: number | string | null | undefined;
+  /** Units already arrived (a shipment created RECEIVED or PARTIALLY_RECEIVED); 0..quantity. */
+  received_quantity?: number | undefined;
 }
 
 /** POST /v1/inbound-shipment (document 2.5 plus the documented additions). */
@@ -116,15 +119,12 @@ async function resolveProducts(tx: Tx, accountId: number, input: CreateShipmentI
 /**
  * Creates a shipment in the status sent (document 3.1). The destination must be a warehouse of the account
  * that the caller sees; the vendor is found by name (created when new), or by vendor_id whose name must match.
+ * A shipment created RECEIVED or PARTIALLY_RECEIVED takes its arrived units in through the same receipt as
+ * POST /v1/inbound-shipment/{id}/receive, in this transaction: stock, backorders, landed costs.
  */
 export async function createInboundShipment(tx: Tx, principal: Principal, input: CreateShipmentInput, now: Date): Promise<InboundShipmentRow> {
   const accountId = principal.accountId;
-  if (input.status === 'RECEIVED' || input.status === 'PARTIALLY_RECEIVED') {
-    throw invalidField(
-      'status',
-      `a shipment cannot be created ${input.status}: create it PENDING or SHIPPED, then record what arrived with POST /v1/inbound-shipment/{id}/receive`,
-    );
-  }
+  const received = receivedAtCreate(input);
   const shippingCost = costInput('shipping_cost', input.shipping_cost);
   const expectedDelivery = deliveryDateInput('expected_delivery_date', input.expected_delivery_date) ?? null;
   const purchaseOrderNumber = input.purchase_order_number.trim();
@@ -138,6 +138,9 @@ export async function createInboundShipment(tx: Tx, principal: Principal, input:
       `warehouse ${warehouse.id} is not mapped to this token's integration (scope inventory:self sees only its own warehouses)`,
     );
   }
+  // Units that already arrived are a receipt: the same warehouse rule as POST /v1/inbound-shipment/{id}/receive.
+  const refusal = received.some((n) => n > 0) ? receiveRefusal(principal, warehouse) : null;
+  if (refusal !== null) throw permissionDenied(refusal);
   let vendor;
   if (input.vendor_id !== undefined) {
     vendor = await getVendor(tx, accountId, input.vendor_id).catch(() => {
@@ -159,7 +162,9 @@ export async function createInboundShipment(tx: Tx, principal: Principal, input:
       account_id: accountId,
       vendor_id: vendor.id,
       warehouse_id: warehouse.id,
-      status: input.status,
+      // A shipment created with units received starts PENDING and takes them in through a receipt below,
+      // which sets PARTIALLY_RECEIVED or RECEIVED (checked to be the status asked for).
+      status: received.some((n) => n > 0) ? 'PENDING' : input.status,
       purchase_order_number: purchaseOrderNumber,
       shipping_cost: shippingCost,
       expected_delivery_date: expectedDelivery,
@@ -185,5 +190,54 @@ export async function createInboundShipment(tx: Tx, principal: Principal, input:
       })),
     )
     .execute();
-  return row;
+  if (!received.some((n) => n > 0)) return row;
+  const arrived = lines.flatMap((l, index) => (received[index]! > 0 ? [{ product_id: l.productId, quantity: received[index]! }] : []));
+  return receiveIntoShipment(tx, principal, row, arrived, now, 'inbound_shipment_products');
+}
+
+/**
+ * Units received per entry for the status sent: RECEIVED means every unit arrived (received_quantity defaults
+ * to quantity, a smaller one is refused); PARTIALLY_RECEIVED needs some units arrived but not all (default 0);
+ * any other status takes none. Every problem at once.
+ */
+function receivedAtCreate(input: CreateShipmentInput): number[] {
+  const entries = input.inbound_shipment_products;
+  const violations: FieldViolation[] = [];
+  const received = entries.map((entry, index) => {
+    const field = `inbound_shipment_products[${index}].received_quantity`;
+    const given = entry.received_quantity;
+    if (given !== undefined && given > entry.quantity) {
+      violations.push({ field, description: `${given} is more than the ${entry.quantity} units sent` });
+      return 0;
+    }
+    if (input.status === 'RECEIVED') {
+      if (given !== undefined && given < entry.quantity) {
+        violations.push({
+          field,
+          description: `a RECEIVED shipment has every unit received: send ${entry.quantity} (or leave it out), or send status PARTIALLY_RECEIVED`,
+        });
+      }
+      return entry.quantity;
+    }
+    if (input.status === 'PARTIALLY_RECEIVED') return given ?? 0;
+    if (given !== undefined && given > 0) {
+      violations.push({
+        field,
+        description: `a ${input.status} shipment has nothing received yet: send status PARTIALLY_RECEIVED or RECEIVED, or record the units later with POST /v1/inbound-shipment/{id}/receive`,
+      });
+    }
+    return 0;
+  });
+  if (violations.length === 0 && input.status === 'PARTIALLY_RECEIVED') {
+    if (received.every((n) => n === 0)) {
+      violations.push({
+        field: 'inbound_shipment_products',
+        description: 'a PARTIALLY_RECEIVED shipment needs received_quantity of at least 1 on some product (or send status PENDING or SHIPPED)',
+      });
+    } else if (received.every((n, index) => n === entries[index]!.quantity)) {
+      violations.push({ field: 'status', description: 'every unit of every product is received: send status RECEIVED' });
+    }
+  }
+  if (violations.length > 0) throw invalidFields(violations);
+  return received;
 }

@@ -3,6 +3,7 @@ import { findProductsBySkus, toProductRow, type ProductRow } from '../catalog/pr
 import { inventoryWarehouseNarrowing, type Principal } from '../accounts/principal.js';
 import { listAccountWarehouses } from '../accounts/warehouses.js';
 import { invalidField } from '../errors.js';
+import type { InboundPort } from './inbound-port.js';
 import { detailedRecords, type DetailedInventoryV1 } from './v1-records.js';
 
 /**
@@ -75,6 +76,7 @@ export async function listInventoryV1(
   filter: InventoryListFilter,
   after: KeysetPosition | null,
   pageLength: number,
+  inbound: InboundPort,
 ): Promise<InventoryListPage> {
   const bySkus = filter.skus !== null;
   const warehouseIds = bySkus ? null : filter.warehouseIds;
@@ -118,5 +120,5 @@ export async function listInventoryV1(
     filter.skus !== null && after === null
       ? missingSkus(filter.skus, await findProductsBySkus(db, principal.accountId, filter.skus, filter.caseSensitive), filter.caseSensitive)
       : [];
-  return { records: await detailedRecords(db, principal, page, warehouseIds), errors, next };
+  return { records: await detailedRecords(db, principal, page, warehouseIds, inbound), errors, next };
 }

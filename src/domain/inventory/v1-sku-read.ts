@@ -3,6 +3,7 @@ import { prepareQuery } from '../../db/prepared.js';
 import type { Principal } from '../accounts/principal.js';
 import { toProductRow } from '../catalog/products.js';
 import { notFound } from '../errors.js';
+import type { InboundPort, OpenInboundLine } from './inbound-port.js';
 import type { StockRow } from './stock.js';
 import { assembleDetailedRecord, visibleWarehouses, type DetailedInventoryV1, type SimpleInventoryV1 } from './v1-records.js';
 
@@ -58,8 +59,12 @@ function skuQuery(handle: DbHandle) {
 
 const queries = new WeakMap<DbHandle, ReturnType<typeof skuQuery>>();
 
-/** The detailed record of one SKU; another account's SKU is simply not found. */
-export async function getInventoryRecordV1(handle: DbHandle, principal: Principal, sku: string): Promise<DetailedInventoryV1> {
+/**
+ * The detailed record of one SKU; another account's SKU is simply not found. `inbound` lists what is on the
+ * way (the inbound area's port, passed in by the edge); null leaves inboundShipments empty and shows no
+ * warehouse without a stock record (the simple record needs neither).
+ */
+export async function getInventoryRecordV1(handle: DbHandle, principal: Principal, sku: string, inbound: InboundPort | null): Promise<DetailedInventoryV1> {
   let query = queries.get(handle);
   if (!query) {
     query = skuQuery(handle);
@@ -86,12 +91,15 @@ export async function getInventoryRecordV1(handle: DbHandle, principal: Principa
       updatedAt: r.updated_at ?? first.inventory_updated_at,
     });
   }
-  return assembleDetailedRecord(principal, toProductRow(first), stock, names, visible !== null);
+  const onTheWay: OpenInboundLine[] = inbound
+    ? (await inbound.openLinesOfProduct(handle, principal.accountId, first.id)).filter((l) => visible === null || visible.includes(l.warehouseId))
+    : [];
+  return assembleDetailedRecord(principal, toProductRow(first), stock, onTheWay, names, visible !== null);
 }
 
 /** The simple record: the total over the warehouses the token may see. */
 export async function getSimpleInventoryV1(handle: DbHandle, principal: Principal, sku: string): Promise<SimpleInventoryV1> {
-  const record = await getInventoryRecordV1(handle, principal, sku);
+  const record = await getInventoryRecordV1(handle, principal, sku, null);
   return {
     SKU: record.SKU,
     standardProductId: record.standardProductId,

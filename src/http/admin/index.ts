@@ -7,6 +7,7 @@ import { registerCreateWarehouse } from './create-warehouse.js';
 import { registerAdminCustomStoreRoutes } from './custom-stores/index.js';
 import { registerGetAccount } from './get-account.js';
 import { registerGetApp } from './get-app.js';
+import { registerAdminInboundReceiveRoutes } from './inbound/index.js';
 import { registerAdminImportTemplateRoutes } from './import-templates/index.js';
 import { registerInstallApp } from './install-app.js';
 import { registerAdminIngestionRoutes } from './ingestions/index.js';
@@ -54,4 +55,5 @@ export function registerAdminRoutes(app: App, deps: Deps): void {
   registerAdminImportTemplateRoutes(app, deps);
   registerAdminProductRoutes(app, deps);
   registerAdminVendorRoutes(app, deps);
+  registerAdminInboundReceiveRoutes(app, deps);
 }

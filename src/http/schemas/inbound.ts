@@ -31,6 +31,14 @@ export const CreateShipmentBody = Type.Object(
           sku: Type.Optional(Sku({ description: 'the SKU; unknown SKUs are refused unless create_new_products is true' })),
           quantity: Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY, description: 'units sent' }),
           unit_item_cost: Type.Optional(CostInput('cost of one unit from the vendor')),
+          received_quantity: Type.Optional(
+            Type.Integer({
+              minimum: 0,
+              maximum: MAX_LINE_QUANTITY,
+              description:
+                'addition: units already arrived, 0 to quantity; only with status RECEIVED (default and only value: quantity) or PARTIALLY_RECEIVED (default 0)',
+            }),
+          ),
         },
         { additionalProperties: false },
       ),

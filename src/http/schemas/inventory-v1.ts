@@ -73,11 +73,15 @@ const WarehouseInventoryV1 = Type.Object({
   updatedTs: Timestamp,
   inboundShipments: Type.Array(
     Type.Object({
-      quantity: Type.Integer(),
-      expectedDeliveryDate: Type.String({ format: 'date' }),
-      tracking: Type.String(),
-      carrier: Type.String(),
+      inboundShipmentId: Type.Integer({ description: 'addition: the inbound shipment (GET /v1/inbound-shipment/{id})' }),
+      status: Type.String({ description: 'addition: PENDING, SHIPPED or PARTIALLY_RECEIVED' }),
+      quantity: Type.Integer({ description: 'units of the SKU sent on the shipment' }),
+      receivedQuantity: Type.Integer({ description: 'addition: units of them received so far' }),
+      expectedDeliveryDate: Nullable(Type.String({ format: 'date', description: 'YYYY-MM-DD; null when unknown' })),
+      tracking: Nullable(Type.String()),
+      carrier: Nullable(Type.String()),
     }),
+    { description: 'open inbound shipments still expecting units of the SKU in this warehouse, oldest first' },
   ),
 });
 
@@ -106,7 +110,17 @@ const DETAILED_EXAMPLE = {
       assembledQuantity: null,
       inventoryLocations: [],
       updatedTs: '2026-11-20T09:00:00.000Z',
-      inboundShipments: [],
+      inboundShipments: [
+        {
+          inboundShipmentId: 41,
+          status: 'SHIPPED',
+          quantity: 100,
+          receivedQuantity: 0,
+          expectedDeliveryDate: '2026-12-01',
+          tracking: '1Z999AA10123456784',
+          carrier: 'UPS',
+        },
+      ],
     },
   ],
   lastInventoryUpdateTs: '2026-11-21T22:13:08.123Z',
@@ -119,7 +133,9 @@ export const DetailedInventoryV1 = Type.Object(
     standardProductId: Nullable(Type.String()),
     standardProductIdType: Nullable(Type.String({ description: 'UPC, EAN, ISBN or GTIN' })),
     totalAvailableQuantity: Type.Integer({ description: 'sum of availableQuantity over the warehouses shown' }),
-    warehouses: Type.Array(WarehouseInventoryV1, { description: 'warehouses holding a stock record of the SKU' }),
+    warehouses: Type.Array(WarehouseInventoryV1, {
+      description: 'warehouses holding a stock record of the SKU or expecting units of it on an open inbound shipment',
+    }),
     lastInventoryUpdateTs: Timestamp,
   },
   { description: 'the detailed inventory record (document 2.3)', examples: [DETAILED_EXAMPLE] },

@@ -19,8 +19,11 @@ export function registerCreateShipment(app: App, deps: Deps) {
         description:
           'Document 2.5: `status`, `vendor_name`, `destination_warehouse_id`, `purchase_order_number` and 1 to 500 ' +
           '`inbound_shipment_products` (each by `sku` or `product_id`, each SKU once) are required. The shipment starts in ' +
-          'the status sent: PENDING, SHIPPED or CANCELLED (RECEIVED and PARTIALLY_RECEIVED come from receipts, POST ' +
-          '/v1/inbound-shipment/{id}/receive). The vendor is found by name, case-insensitively, and created when new. ' +
+          'the status sent. A shipment that already arrived is created RECEIVED (every unit received) or ' +
+          'PARTIALLY_RECEIVED (`received_quantity` per product, at least one unit and not all): those units are taken ' +
+          'in by a receipt in the same transaction, exactly as POST /v1/inbound-shipment/{id}/receive does (stock, ' +
+          'backorders, landed cost, and its warehouse rule: a warehouse an integration controls is received only by ' +
+          'that integration\'s token, 403 otherwise). The vendor is found by name, case-insensitively, and created when new. ' +
           'Unknown SKUs are a 400 unless `create_new_products` is true. An `inventory:self` token creates shipments for ' +
           'its mapped warehouses only. Every problem is listed at once and nothing is stored. Answers the record.',
         body: CreateShipmentBody,

@@ -6,6 +6,7 @@ import { registerGetShipment } from './get-shipment.js';
 import { registerGetVendor } from './get-vendor.js';
 import { registerListShipments } from './list-shipments.js';
 import { registerListVendors } from './list-vendors.js';
+import { registerReceiveShipment } from './receive-shipment.js';
 import { registerShipShipment } from './ship-shipment.js';
 
 /** v1 inbound shipments and vendors (document 4.3, 2.8; resolutions §3, §8); one file per operation. */
@@ -14,6 +15,7 @@ export function registerV1InboundRoutes(app: App, deps: Deps): void {
   registerListShipments(app, deps);
   registerGetShipment(app, deps);
   registerShipShipment(app, deps);
+  registerReceiveShipment(app, deps);
   registerCancelShipment(app, deps);
   registerListVendors(app, deps);
   registerGetVendor(app, deps);

@@ -2,6 +2,7 @@ import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
 import type { Principal } from '../../../domain/accounts/principal.js';
 import { invalidArgument } from '../../../domain/errors.js';
+import { inboundOnTheWay } from '../../../domain/inbound/on-the-way.js';
 import { listInventoryV1, type InventoryListFilter, type KeysetPosition } from '../../../domain/inventory/v1-list.js';
 import { decodeV1Token, v1Pagination } from '../../pagination.js';
 import { integerListParam, optionalTimestampParam, skusParam } from '../../params.js';
@@ -77,7 +78,9 @@ export function registerListInventory(app: App, deps: Deps) {
           'Detailed inventory records (document 2.3) selected by `skus` (exact, or case-insensitive with ' +
           '`isCaseSensitive=false`; `lastUpdatedTs` and `warehouses` are then ignored and `errors` lists the ' +
           'requested SKUs that do not exist), or by `lastUpdatedTs` (inventory changed strictly after it) and/or ' +
-          '`warehouses` (SKUs with a stock record there; records show only those warehouses). At least one of ' +
+          '`warehouses` (SKUs with a stock record there; records show only those warehouses). Records are those of ' +
+          'GET /v1/inventory/{SKU}: a warehouse expecting units on an open inbound shipment appears even without ' +
+          'a stock record, with its `inboundShipments`. At least one of ' +
           'the three is required. `activeOnly=true` keeps active products only. Ordered by last inventory change, ' +
           'then by product; a SKU changed while you page may appear again, never be skipped.\n\n' +
           'Paging: `pageLength` 1..100 (default 25). `pagination.nextToken` is the absolute URL of the next page ' +
@@ -95,7 +98,7 @@ export function registerListInventory(app: App, deps: Deps) {
         query.nextToken !== undefined && query.nextToken !== ''
           ? fromToken(deps, principal, query.nextToken)
           : { filter: filterFromQuery(query), pageLength: query.pageLength ?? 25, after: null };
-      const page = await listInventoryV1(deps.db.db, principal, state.filter, state.after, state.pageLength);
+      const page = await listInventoryV1(deps.db.db, principal, state.filter, state.after, state.pageLength, inboundOnTheWay);
       const next: ListToken | null = page.next
         ? { filter: state.filter, pageLength: state.pageLength, after: page.next }
         : null;

@@ -1,0 +1,1 @@
+export const INBOUND_ADMIN_TAGS = ['admin: inbound shipments'];
