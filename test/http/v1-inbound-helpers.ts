@@ -106,9 +106,22 @@ export async function inboundCounts(t: TestApp, accountId: number): Promise<{ sh
   return { shipments: await count('inbound_shipments'), lines: await count('inbound_shipment_lines'), vendors: await count('vendors'), products: await count('products') };
 }
 
-/** Puts a shipment in a status no route of this file sets (receipts are recorded elsewhere). */
-export async function forceStatus(t: TestApp, id: number, status: string): Promise<void> {
-  await t.deps.db.db.updateTable('inbound_shipments').set({ status }).where('id', '=', id).execute();
+/**
+ * Brings a shipment to PARTIALLY_RECEIVED (one unit of its first line) or RECEIVED (everything outstanding)
+ * through the receive route, as the seller whose token is given.
+ */
+export async function receiveInto(t: TestApp, token: string, id: number, status: 'PARTIALLY_RECEIVED' | 'RECEIVED'): Promise<ShipmentRecord> {
+  const record = (await getShipment(t, token, id)).json() as ShipmentRecord;
+  const lines = record.inbound_shipment_products.filter((l) => l.quantity > l.received_quantity);
+  const products =
+    status === 'RECEIVED'
+      ? lines.map((l) => ({ sku: l.sku, quantity: l.quantity - l.received_quantity }))
+      : [{ sku: lines[0]!.sku, quantity: 1 }];
+  const res = await t.app.inject({ method: 'POST', url: `/v1/inbound-shipment/${id}/receive`, headers: bearer(token), payload: { products } });
+  assert.equal(res.statusCode, 200, res.body);
+  const received = res.json() as ShipmentRecord;
+  assert.equal(received.status, status);
+  return received;
 }
 
 export { assertV1Error } from '../helpers/admin.js';

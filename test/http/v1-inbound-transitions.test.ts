@@ -6,7 +6,7 @@ import { bearer, seedAccount, type SeededAccount } from '../helpers/fixtures.js'
 import {
   assertV1Error,
   createShipment,
-  forceStatus,
+  receiveInto,
   getShipment,
   shipmentAction,
   shipmentBody,
@@ -62,9 +62,9 @@ describe('v1 inbound shipments: cancel and ship', () => {
     });
 
     it('a PARTIALLY_RECEIVED or RECEIVED shipment is a 400: units were already received', async () => {
-      for (const status of ['PARTIALLY_RECEIVED', 'RECEIVED']) {
+      for (const status of ['PARTIALLY_RECEIVED', 'RECEIVED'] as const) {
         const s = await fresh();
-        await forceStatus(t, s.id, status);
+        await receiveInto(t, seed.sellerToken, s.id, status);
         assertV1Error(
           await shipmentAction(t, seed.sellerToken, s.id, 'cancel'),
           400,
@@ -169,9 +169,9 @@ describe('v1 inbound shipments: cancel and ship', () => {
         /inbound shipment \d+ is CANCELLED: it was cancelled; only PENDING or SHIPPED shipments can be marked shipped/,
       );
       assert.deepEqual(await read(cancelled.id), cancelled);
-      for (const status of ['PARTIALLY_RECEIVED', 'RECEIVED']) {
+      for (const status of ['PARTIALLY_RECEIVED', 'RECEIVED'] as const) {
         const s = await fresh();
-        await forceStatus(t, s.id, status);
+        await receiveInto(t, seed.sellerToken, s.id, status);
         assertV1Error(await shipmentAction(t, seed.sellerToken, s.id, 'ship', { tracking: 'X' }), 400, new RegExp(`is ${status}: units were already received`));
         const after = await read(s.id);
         assert.equal(after.tracking, null);

@@ -62,14 +62,31 @@ describe('scenario: receiving inbound shipments fills backorders', () => {
     // The purchase order: 12 mugs at 2.50, 12.00 shipping.
     clock.advance(1000);
     const shipment = await createShipment(t, seed.sellerToken, main, [{ sku: 'BO-MUG', quantity: 12, unit_item_cost: 2.5 }], {
+      status: 'PENDING',
       shipping_cost: 12,
-      expected_delivery_date: '2026-11-25',
-      carrier: 'DHL',
-      tracking: 'DHL-1',
     });
+    assert.equal(shipment.status, 'PENDING');
+    // The vendor ships it: carrier, tracking and the expected date come with the ship call.
+    clock.advance(1000);
+    const marked = await t.app.inject({
+      method: 'POST',
+      url: `/v1/inbound-shipment/${shipment.id}/ship`,
+      headers: bearer(seed.sellerToken),
+      payload: { carrier: 'DHL', tracking: 'DHL-1', expected_delivery_date: '2026-11-25' },
+    });
+    assert.equal(marked.statusCode, 200, marked.body);
+    assert.equal((marked.json() as { status: string }).status, 'SHIPPED');
     const onTheWay = await inventoryRecord(t, seed.sellerToken, 'BO-MUG');
-    assert.deepEqual(onTheWay.warehouses.find((w) => w.warehouseId === main)!.inboundShipments.map((s) => [s.inboundShipmentId, s.quantity, s.receivedQuantity]), [
-      [shipment.id, 12, 0],
+    assert.deepEqual(onTheWay.warehouses.find((w) => w.warehouseId === main)!.inboundShipments, [
+      {
+        inboundShipmentId: shipment.id,
+        status: 'SHIPPED',
+        quantity: 12,
+        receivedQuantity: 0,
+        expectedDeliveryDate: '2026-11-25',
+        tracking: 'DHL-1',
+        carrier: 'DHL',
+      },
     ]);
 
     // First receipt: 5 mugs. The early order takes 3, the late one 2 (2 still backordered); nothing is left.
