@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { manualClock } from '../../src/lib/clock.js';
 import { adminHeaders } from '../helpers/admin.js';
+import { createListingViaAdmin, listingWithVariants } from '../helpers/listings.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 import { counters, createShipment, inventoryRecord, landedCost, receiveOk } from '../http/v1-inbound-receive-helpers.js';
@@ -202,5 +203,31 @@ describe('scenario: receiving inbound shipments fills backorders', () => {
     assert.deepEqual(await counters(t, seed.accountId, 'KC-KIT', main), { available: 1, onhand: 3, reserved: 2 });
     const now = await getOrder(order.orderNumber);
     assert.deepEqual(now.products[0]!.routing_info.map((r) => [r.warehouseId, r.quantity, r.assembledQuantity]), [[main, 2, 2]]);
+  });
+
+  it('a receipt reaches the storefront inventory poll with the new quantities', async () => {
+    const main = seed.warehouses.main;
+    await stock(t, seed.sellerToken, 'SF-CUP', main, 0);
+    await createListingViaAdmin(t, seed, listingWithVariants('SF-CUP-GROUP', [{ sku: 'SF-CUP', channelId: 'CH-CUP' }]));
+    const shipment = await createShipment(t, seed.sellerToken, main, [{ sku: 'SF-CUP', quantity: 6 }]);
+    clock.advance(1000);
+    const before = clock.now().toISOString();
+    clock.advance(1000);
+    await receiveOk(t, seed.sellerToken, shipment.id, [{ sku: 'SF-CUP', quantity: 6 }]);
+    const poll = await t.app.inject({
+      url: `/v2/storefront/listing/variant/inventory/updated?since=${encodeURIComponent(before)}`,
+      headers: bearer(seed.channel.token),
+    });
+    assert.equal(poll.statusCode, 200, poll.body);
+    const variants = (poll.json() as { variants: { sku: string; inventory: { merchantFulfillableQuantity: string; updatedAt: string } }[] }).variants;
+    const cup = variants.find((v) => v.sku === 'SF-CUP');
+    assert.ok(cup, 'the received SKU is polled');
+    assert.equal(cup.inventory.merchantFulfillableQuantity, '6');
+    assert.equal(cup.inventory.updatedAt, clock.now().toISOString());
+    const skus = await t.app.inject({
+      url: `/v2/storefront/listing/variant/inventory/updated/skus?since=${encodeURIComponent(before)}`,
+      headers: bearer(seed.channel.token),
+    });
+    assert.ok((skus.json() as { skus: string[] }).skus.includes('SF-CUP'), skus.body);
   });
 });
