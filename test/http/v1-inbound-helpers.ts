@@ -14,6 +14,13 @@ export interface ShipmentProduct {
   unit_item_cost: number | null;
 }
 
+export interface Receipt {
+  receipt_id: number;
+  received_at: string;
+  received_by: string;
+  products: { product_id: number; sku: string; quantity: number; unit_item_cost: number | null; shipping_cost: number }[];
+}
+
 export interface ShipmentRecord {
   id: number;
   status: string;
@@ -27,7 +34,7 @@ export interface ShipmentRecord {
   tracking: string | null;
   carrier: string | null;
   inbound_shipment_products: ShipmentProduct[];
-  receipts: unknown[];
+  receipts: Receipt[];
   created_at: string;
   updated_at: string;
   shipped_at: string | null;

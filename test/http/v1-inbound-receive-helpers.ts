@@ -2,36 +2,12 @@ import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from '../helpers/app.js';
 import { bearer } from '../helpers/fixtures.js';
+import { postShipment, type ShipmentRecord } from './v1-inbound-helpers.js';
 
 /** Shared by the inbound receiving tests (not a test file itself). */
 
-export interface ShipmentLine {
-  product_id: number;
-  sku: string;
-  quantity: number;
-  received_quantity: number;
-  unit_item_cost: number | null;
-}
-
-export interface Receipt {
-  receipt_id: number;
-  received_at: string;
-  received_by: string;
-  products: { product_id: number; sku: string; quantity: number; unit_item_cost: number | null; shipping_cost: number }[];
-}
-
-export interface Shipment {
-  id: number;
-  status: string;
-  warehouse: { warehouseId: number; name: string; warehouseUniqueId: string | null };
-  destination_warehouse_id: number;
-  shipping_cost: number | null;
-  inbound_shipment_products: ShipmentLine[];
-  receipts: Receipt[];
-  updated_at: string;
-  shipped_at: string | null;
-  received_at: string | null;
-}
+/** The record as the receiving tests read it (one shape for every inbound test file). */
+export type { Receipt, ShipmentProduct as ShipmentLine, ShipmentRecord as Shipment } from './v1-inbound-helpers.js';
 
 export interface WarehouseEntry {
   warehouseId: number;
@@ -57,9 +33,6 @@ export interface InventoryRecord {
   lastInventoryUpdateTs: string;
 }
 
-export function postShipment(t: TestApp, token: string, body: Record<string, unknown>): Promise<LightMyRequestResponse> {
-  return t.app.inject({ method: 'POST', url: '/v1/inbound-shipment', headers: bearer(token), payload: body });
-}
 
 /** Creates a shipment (unknown SKUs created with it) and asserts it was accepted. */
 export async function createShipment(
@@ -68,7 +41,7 @@ export async function createShipment(
   warehouseId: number,
   products: Record<string, unknown>[],
   extra: Record<string, unknown> = {},
-): Promise<Shipment> {
+): Promise<ShipmentRecord> {
   const res = await postShipment(t, token, {
     inbound_shipment_products: products,
     status: 'SHIPPED',
@@ -79,7 +52,7 @@ export async function createShipment(
     ...extra,
   });
   assert.equal(res.statusCode, 200, res.body);
-  return res.json() as Shipment;
+  return res.json() as ShipmentRecord;
 }
 
 export function receive(t: TestApp, token: string, shipmentId: number, products: unknown, url?: string): Promise<LightMyRequestResponse> {
@@ -92,16 +65,16 @@ export function receive(t: TestApp, token: string, shipmentId: number, products:
 }
 
 /** Receives and asserts success; answers the record. */
-export async function receiveOk(t: TestApp, token: string, shipmentId: number, products: unknown): Promise<Shipment> {
+export async function receiveOk(t: TestApp, token: string, shipmentId: number, products: unknown): Promise<ShipmentRecord> {
   const res = await receive(t, token, shipmentId, products);
   assert.equal(res.statusCode, 200, res.body);
-  return res.json() as Shipment;
+  return res.json() as ShipmentRecord;
 }
 
-export async function getShipment(t: TestApp, token: string, shipmentId: number): Promise<Shipment> {
+export async function getShipment(t: TestApp, token: string, shipmentId: number): Promise<ShipmentRecord> {
   const res = await t.app.inject({ url: `/v1/inbound-shipment/${shipmentId}`, headers: bearer(token) });
   assert.equal(res.statusCode, 200, res.body);
-  return res.json() as Shipment;
+  return res.json() as ShipmentRecord;
 }
 
 export async function inventoryRecord(t: TestApp, token: string, sku: string): Promise<InventoryRecord> {
