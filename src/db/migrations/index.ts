@@ -66,8 +66,27 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
+/**
+ * The migrations already applied to the connection's own schema, or null before the first migration. Read
+ * directly: Kysely's migrator introspects the columns of EVERY schema of the database before it looks, which
+ * costs each process start a catalog scan and fails when another schema is being altered at that moment
+ * (parallel test schemas, another application's migration).
+ */
+async function appliedMigrations(db: Kysely<unknown>, dialect: Dialect): Promise<Set<string> | null> {
+  const exists =
+    dialect === 'postgres'
+      ? (await sql<{ t: string | null }>`select to_regclass('kysely_migration')::text as t`.execute(db)).rows[0]?.t
+      : (await sql<{ t: string }>`select name as t from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(db)).rows[0]?.t;
+  if (!exists) return null;
+  const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  return new Set(rows.rows.map((r) => r.name));
+}
+
 /** Brings the schema up to date; safe to run from several processes (Kysely takes a migration lock). */
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
+  // A schema that is already up to date (every process start but the first after an upgrade) needs nothing.
+  const applied = await appliedMigrations(db, dialect);
+  if (applied !== null && Object.keys(MIGRATIONS).every((name) => applied.has(name))) return [];
   // Unless told the schema, Kysely looks for its bookkeeping tables in every schema of the database, finds
   // another schema's (parallel test schemas, other apps) and then fails on "kysely_migration_lock does not exist".
   const migrationTableSchema =
