@@ -34,6 +34,11 @@ export interface Config {
   fileStoreDir: string | null;
   /** Days a finished report (and its files) or import validation is kept; 0 keeps them all. */
   reportRetentionDays: number;
+  /**
+   * CALLBACKS_ALLOW_PRIVATE (resolutions §8): callbacks may go to plain http and to loopback, private or
+   * link-local addresses. Off by default; the sandbox and the tests turn it on.
+   */
+  callbacksAllowPrivate: boolean;
 }
 
 export class ConfigError extends Error {
@@ -92,6 +97,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   // Words are matched in any case: LOG_LEVEL=INFO is what many deployment templates write.
   const logLevel = (text('LOG_LEVEL')?.toLowerCase() ?? 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  const allowPrivate = text('CALLBACKS_ALLOW_PRIVATE')?.toLowerCase() ?? 'false';
+  if (allowPrivate !== 'true' && allowPrivate !== 'false') problems.push(`CALLBACKS_ALLOW_PRIVATE must be "true" or "false", got "${allowPrivate}"`);
   const worker = (text('WORKER')?.toLowerCase() ?? 'inline') as Config['worker'];
   if (worker !== 'inline' && worker !== 'off') problems.push(`WORKER must be "inline" or "off", got "${worker}"`);
 
@@ -138,6 +145,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     jobRetentionDays: int('JOB_RETENTION_DAYS', 7, 0, 3650),
     fileStoreDir: text('FILE_STORE_DIR'),
     reportRetentionDays: int('REPORT_RETENTION_DAYS', 90, 0, 36500),
+    callbacksAllowPrivate: allowPrivate === 'true',
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -75,6 +75,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     ...loadConfig({ LOG_LEVEL: 'silent' }),
     adminToken: ADMIN_TOKEN,
     rateLimitRps: 0,
+    // Callbacks go to local receivers in tests (resolutions §8); the refusal tests turn it off.
+    callbacksAllowPrivate: true,
     ...overrides,
   };
 }
