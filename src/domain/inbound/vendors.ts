@@ -93,15 +93,20 @@ function nameTaken(name: string, accountId: number) {
   return alreadyExists(`a vendor named "${name}" already exists in account ${accountId} (names compare case-insensitively)`);
 }
 
-export async function createVendor(db: Db, accountId: number, input: VendorInput, now: Date): Promise<VendorRow> {
-  const name = requireName('name', input.name);
-  await getAccount(db, accountId);
+/** Refuses a new vendor when the account already has MAX_VENDORS (`field` names what would create it). */
+async function checkVendorCap(db: Db, accountId: number, field: string): Promise<void> {
   const count = await db
     .selectFrom('vendors')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('account_id', '=', accountId)
     .executeTakeFirstOrThrow();
-  if (Number(count.n) >= MAX_VENDORS) throw invalidField('name', `an account has at most ${MAX_VENDORS.toLocaleString('en-US')} vendors`);
+  if (Number(count.n) >= MAX_VENDORS) throw invalidField(field, `an account has at most ${MAX_VENDORS.toLocaleString('en-US')} vendors`);
+}
+
+export async function createVendor(db: Db, accountId: number, input: VendorInput, now: Date): Promise<VendorRow> {
+  const name = requireName('name', input.name);
+  await getAccount(db, accountId);
+  await checkVendorCap(db, accountId, 'name');
   const iso = now.toISOString();
   try {
     return await db
@@ -199,6 +204,7 @@ export async function findOrCreateVendorByName(db: Db, accountId: number, rawNam
   let vendor = await find();
   let created = false;
   if (!vendor) {
+    await checkVendorCap(db, accountId, 'vendor_name');
     const iso = now.toISOString();
     vendor = await db
       .insertInto('vendors')
