@@ -28,14 +28,17 @@ export function registerIngestionRequest(app: App, deps: Deps) {
           'with the delivery id at once; the partner then pushes listings with the ingestion routes. 400 when the ' +
           "storefront's app has no callback base URL; 409 when the storefront is disconnected.",
         params: StorefrontParams,
-        body: Type.Optional(Body),
+        body: Body,
         response: callbackResponses({ 202: DeliveryAccepted }, [400, 401, 404, 409], 'the storefront is disconnected'),
+      },
+      // No body at all means every SKU, no automatic apply.
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
       },
     },
     async (request, reply) => {
       const { accountId, storefrontId } = request.params;
-      const body = request.body ?? {};
-      const result = await withTx(deps.db.db, (tx) => requestIngestion(tx, accountId, storefrontId, body, deps.clock.now()));
+      const result = await withTx(deps.db.db, (tx) => requestIngestion(tx, accountId, storefrontId, request.body, deps.clock.now()));
       return reply.code(202).send(result);
     },
   );
