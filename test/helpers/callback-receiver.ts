@@ -17,6 +17,8 @@ export interface Reply {
   status: number;
   body?: string;
   headers?: Record<string, string>;
+  /** Never answer (a partner that hangs): the connection stays open until the receiver closes. */
+  hold?: boolean;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function startReceiver(options: { secrets: () => string[]; now: () 
       };
       received.push(r);
       const reply = verified ? respond(r, received.length - 1) : { status: 401, body: '{"code":16,"message":"the signature is not valid","details":[]}' };
+      if ('hold' in reply && reply.hold) return;
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
       res.end(reply.body ?? '');
     });
