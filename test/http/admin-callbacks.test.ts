@@ -6,6 +6,7 @@ import { admin, assertV1Error, createAccountVia, exchangeCode, tokenAccepted } f
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { startReceiver, type Received } from '../helpers/callback-receiver.js';
 import { REDIRECT_URI } from '../helpers/fixtures.js';
+import { logSink } from '../helpers/log-sink.js';
 
 interface Delivery {
   deliveryId: string;
@@ -128,6 +129,22 @@ describe('operator API: storefront callbacks and the delivery log', () => {
     const got = fromStorefront(storefrontId);
     assert.equal(got.length, 3);
     assert.deepEqual(new Set(got.map((g) => g.deliveryId)), new Set([deliveryId]));
+    receiver.setRespond(() => ({ status: 200, body: '{}' }));
+  });
+
+  it('honours a Retry-After on 429 longer than the scheduled delay', async () => {
+    const { storefrontId } = await storefront();
+    let calls = 0;
+    receiver.setRespond((r) => (forStorefront(storefrontId)(r) && ++calls === 1 ? { status: 429, body: '{"code":8,"message":"slow down","details":[]}', headers: { 'retry-after': '120' } } : { status: 200, body: '{}' }));
+    const { deliveryId } = (await admin(t, 'POST', `/admin/accounts/${accountId}/storefronts/${storefrontId}/ingestion-request`)).json() as { deliveryId: string };
+    await run();
+    assert.equal((await delivery(deliveryId)).nextAttemptAt, new Date(clock.now().getTime() + 120_000).toISOString());
+    clock.advance(60_000);
+    await run();
+    assert.equal(fromStorefront(storefrontId).length, 1);
+    clock.advance(60_000);
+    await run();
+    assert.equal((await delivery(deliveryId)).state, 'SUCCEEDED');
     receiver.setRespond(() => ({ status: 200, body: '{}' }));
   });
 
@@ -288,5 +305,30 @@ describe('operator API: callback base URLs without CALLBACKS_ALLOW_PRIVATE', () 
     }
     const ok = await admin(t, 'POST', '/admin/apps', { name: 'Y', contactEmail: 'a@b.example', redirectUri: REDIRECT_URI, kind: 'SALES_CHANNEL', scopes: ['listing:self'], callbackBaseUrl: 'https://partner.example/cb' });
     assert.equal(ok.statusCode, 201, ok.body);
+  });
+});
+
+describe('callbacks: secrets never reach the log', () => {
+  it('logs neither the signing secret nor the signature of a failing delivery', async () => {
+    const { lines, sink } = logSink();
+    const t = await createTestApp({ logDestination: sink });
+    const receiver = await startReceiver({ secrets: () => [], now: () => new Date() });
+    try {
+      const accountId = await createAccountVia(t);
+      const reg = await admin(t, 'POST', '/admin/apps', { name: 'C', contactEmail: 'a@b.example', redirectUri: REDIRECT_URI, kind: 'SALES_CHANNEL', scopes: ['listing:self'], callbackBaseUrl: receiver.baseUrl });
+      const { appId, callbackSigningSecret } = reg.json() as { appId: number; callbackSigningSecret: string };
+      const { storefrontId } = (await admin(t, 'POST', `/admin/accounts/${accountId}/installations`, { appId })).json() as { storefrontId: number };
+      await admin(t, 'POST', `/admin/accounts/${accountId}/storefronts/${storefrontId}/ingestion-request`);
+      await new JobWorker(t.deps, { schedules: [] }).runUntilIdle();
+      assert.equal(receiver.received.length, 1);
+      assert.equal(receiver.received[0]!.verified, false, 'the receiver holds no secret: 401');
+      const log = lines.join('');
+      assert.ok(log.length > 0);
+      assert.ok(!log.includes(callbackSigningSecret));
+      assert.ok(!log.includes(receiver.received[0]!.signature.slice(3)));
+    } finally {
+      await receiver.close();
+      await t.close();
+    }
   });
 });
