@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { JobWorker } from '../../src/jobs/worker.js';
+import { createDelivery } from '../../src/domain/callbacks/deliveries.js';
+import { withTx } from '../../src/db/tx.js';
 import { manualClock } from '../../src/lib/clock.js';
 import { admin, assertV1Error, createAccountVia, exchangeCode, tokenAccepted } from '../helpers/admin.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -224,6 +226,9 @@ describe('operator API: storefront callbacks and the delivery log', () => {
     assert.equal((await delivery(body.deliveryId)).state, 'SUCCEEDED');
     const stored = await t.deps.db.db.selectFrom('storefront_status_checks').selectAll().where('storefront_id', '=', storefrontId).executeTakeFirstOrThrow();
     assert.equal(stored.checked_at, body.checkedAt);
+    const last = await admin(t, 'GET', `/admin/accounts/${accountId}/storefronts/${storefrontId}/status-check`);
+    assert.equal(last.statusCode, 200, last.body);
+    assert.deepEqual(last.json(), body);
 
     receiver.setRespond(() => ({ status: 500, body: '{"code":13,"message":"channel API unanswered","details":[]}' }));
     const failed = await admin(t, 'POST', `/admin/accounts/${accountId}/storefronts/${storefrontId}/status-check`);
@@ -231,6 +236,8 @@ describe('operator API: storefront callbacks and the delivery log', () => {
     const dead = (await admin(t, 'GET', `/admin/deliveries?storefrontId=${storefrontId}&state=DEAD`)).json() as { results: Delivery[] };
     assert.equal(dead.results.length, 1);
     assert.equal(dead.results[0]!.kind, 'STOREFRONT_STATUS');
+    // The failed check leaves the last good one in place.
+    assert.deepEqual((await admin(t, 'GET', `/admin/accounts/${accountId}/storefronts/${storefrontId}/status-check`)).json(), body);
     receiver.setRespond(() => ({ status: 200, body: '{}' }));
   });
 
@@ -259,6 +266,7 @@ describe('operator API: storefront callbacks and the delivery log', () => {
     const { storefrontId } = await storefront(plainAppId);
     assertV1Error(await admin(t, 'POST', `/admin/accounts/${accountId}/storefronts/${storefrontId}/ingestion-request`), 400, /callbackBaseUrl/);
     assertV1Error(await admin(t, 'POST', `/admin/accounts/${accountId}/storefronts/${storefrontId}/status-check`), 400, /callbackBaseUrl/);
+    assertV1Error(await admin(t, 'GET', `/admin/accounts/${accountId}/storefronts/${storefrontId}/status-check`), 404, /no successful status check/);
     assertV1Error(await admin(t, 'POST', `/admin/accounts/${accountId}/storefronts/999999/ingestion-request`), 404);
     const other = await createAccountVia(t, 'Other');
     assertV1Error(await admin(t, 'POST', `/admin/accounts/${other}/storefronts/${storefrontId}/status-check`), 404);
@@ -266,6 +274,24 @@ describe('operator API: storefront callbacks and the delivery log', () => {
     const res = await admin(t, 'POST', `/admin/accounts/${accountId}/storefronts/${storefrontId}/disconnect`);
     assert.equal(res.statusCode, 202, res.body);
     assert.deepEqual(res.json(), { deliveryId: null });
+  });
+
+  it('lets a status check orphaned by a dead process be replayed once surely over; the worker then stores its checks', async () => {
+    const { storefrontId } = await storefront();
+    // What a process killed mid status-check leaves: the delivery row committed, no job, PENDING.
+    const { deliveryId } = await withTx(t.deps.db.db, (tx) =>
+      createDelivery(tx, { accountId, appId, storefrontId, kind: 'STOREFRONT_STATUS', method: 'GET', path: `/v2/storefront/status/${storefrontId}`, body: null }, clock.now(), false),
+    );
+    assertV1Error(await admin(t, 'POST', `/admin/deliveries/${deliveryId}/replay`), 409, /PENDING already/);
+    clock.advance(61_000);
+    receiver.setRespond(() => ({ status: 200, body: '{"checks":[{"name":"n","state":"CHECK_STATE_WARNING"}]}' }));
+    assert.equal((await admin(t, 'POST', `/admin/deliveries/${deliveryId}/replay`)).statusCode, 202);
+    await run();
+    assert.equal((await delivery(deliveryId)).state, 'SUCCEEDED');
+    const last = (await admin(t, 'GET', `/admin/accounts/${accountId}/storefronts/${storefrontId}/status-check`)).json() as { checks: { state: string }[]; deliveryId: string };
+    assert.equal(last.deliveryId, deliveryId);
+    assert.equal(last.checks[0]!.state, 'CHECK_STATE_WARNING');
+    receiver.setRespond(() => ({ status: 200, body: '{}' }));
   });
 
   it('lists deliveries newest first with filters and keyset pages; unknown ids are 404', async () => {

@@ -180,6 +180,9 @@ export async function listDeliveries(db: Db, filters: DeliveryFilters, afterRowI
   return { deliveries: page.map(toDeliveryView), nextAfterRowId: rows.length > pageSize ? page[page.length - 1]!.id : null };
 }
 
+/** Longer than the total send timeout (15 s): a synchronous call this old is no longer in flight. */
+const ORPHAN_AFTER_MS = 60_000;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function findDelivery(db: Db, deliveryId: string): Promise<Selectable<CallbackDeliveriesTable>> {
@@ -209,12 +212,20 @@ export async function getDelivery(db: Db, deliveryId: string): Promise<DeliveryV
 export async function replayDelivery(tx: Tx, deliveryId: string, now: Date): Promise<DeliveryView> {
   const row = await findDelivery(tx, deliveryId);
   const iso = now.toISOString();
+  const orphanedBefore = new Date(now.getTime() - ORPHAN_AFTER_MS).toISOString();
   const updated = await tx
     .updateTable('callback_deliveries')
     .set({ state: 'PENDING', round_start: row.attempts, next_attempt_at: iso, updated_at: iso })
     .where('account_id', '=', row.account_id)
     .where('id', '=', row.id)
-    .where('state', 'in', ['DEAD', 'SUCCEEDED'])
+    .where((eb) =>
+      eb.or([
+        eb('state', 'in', ['DEAD', 'SUCCEEDED']),
+        // A synchronous status check whose process died mid-call is PENDING with no job: once it is surely
+        // over (older than the total timeout), it may be replayed rather than stay PENDING forever.
+        eb.and([eb('state', '=', 'PENDING'), eb('current_job_id', 'is', null), eb('updated_at', '<', orphanedBefore)]),
+      ]),
+    )
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) throw conflict(`delivery ${deliveryId} is PENDING already: its next attempt is queued`);
   await queueAttempt(tx, row.account_id, row.id, now);

@@ -55,12 +55,12 @@ export async function saveStatusChecks(tx: Tx, accountId: number, storefrontId: 
     .execute();
 }
 
-export async function lastStatusChecks(db: Db, accountId: number, storefrontId: number): Promise<{ checks: StatusCheck[]; checkedAt: string } | null> {
+export async function lastStatusChecks(db: Db, accountId: number, storefrontId: number): Promise<{ checks: StatusCheck[]; checkedAt: string; deliveryId: string } | null> {
   const row = await db
     .selectFrom('storefront_status_checks')
-    .select(['checks', 'checked_at'])
+    .select(['checks', 'checked_at', 'delivery_id'])
     .where('account_id', '=', accountId)
     .where('storefront_id', '=', storefrontId)
     .executeTakeFirst();
-  return row ? { checks: JSON.parse(row.checks) as StatusCheck[], checkedAt: row.checked_at } : null;
+  return row ? { checks: JSON.parse(row.checks) as StatusCheck[], checkedAt: row.checked_at, deliveryId: row.delivery_id } : null;
 }

@@ -3,6 +3,7 @@ import type { App } from '../../types.js';
 import { registerDisconnect } from './disconnect.js';
 import { registerGetDelivery } from './get-delivery.js';
 import { registerIngestionRequest } from './ingestion-request.js';
+import { registerLastStatusCheck } from './last-status-check.js';
 import { registerListDeliveries } from './list-deliveries.js';
 import { registerReplayDelivery } from './replay-delivery.js';
 import { registerStatusCheck } from './status-check.js';
@@ -11,6 +12,7 @@ import { registerStatusCheck } from './status-check.js';
 export function registerAdminCallbackRoutes(app: App, deps: Deps): void {
   registerIngestionRequest(app, deps);
   registerStatusCheck(app, deps);
+  registerLastStatusCheck(app, deps);
   registerDisconnect(app, deps);
   registerListDeliveries(app, deps);
   registerGetDelivery(app, deps);

@@ -120,6 +120,8 @@ export const StatusCheckView = Type.Object(
   },
 );
 
+export const LastStatusCheckView = StatusCheckView;
+
 /** adminResponses plus this area's own wording, and 502 when a synchronous partner call failed. */
 export function callbackResponses(success: Record<number, TSchema>, errors: (400 | 401 | 404 | 409)[], conflicts?: string, badGateway?: string) {
   const out = adminResponses(success, errors, conflicts);
