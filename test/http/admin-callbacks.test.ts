@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { createDelivery } from '../../src/domain/callbacks/deliveries.js';
+import { setCallbackBaseUrl } from '../../src/domain/accounts/apps.js';
 import { withTx } from '../../src/db/tx.js';
 import { manualClock } from '../../src/lib/clock.js';
 import { admin, assertV1Error, createAccountVia, exchangeCode, tokenAccepted } from '../helpers/admin.js';
@@ -329,6 +330,12 @@ describe('operator API: callback base URLs without CALLBACKS_ALLOW_PRIVATE', () 
       const res = await admin(t, 'POST', '/admin/apps', { name: 'X', contactEmail: 'a@b.example', redirectUri: REDIRECT_URI, kind: 'SALES_CHANNEL', scopes: ['listing:self'], callbackBaseUrl });
       assertV1Error(res, 400, /callbackBaseUrl/);
     }
+    const app = await admin(t, 'POST', '/admin/apps', { name: 'Z', contactEmail: 'a@b.example', redirectUri: REDIRECT_URI, kind: 'SALES_CHANNEL', scopes: ['listing:self'] });
+    const zId = (app.json() as { appId: number }).appId;
+    for (const url of ['http://partner.example/cb', 'https://127.0.0.1/cb', 'https://localhost/cb']) {
+      await assert.rejects(setCallbackBaseUrl(t.deps.db.db, zId, url, { callbacksAllowPrivate: false }), /callbackBaseUrl/);
+    }
+    assert.equal((await setCallbackBaseUrl(t.deps.db.db, zId, 'https://partner.example/cb')).callbackBaseUrl, 'https://partner.example/cb');
     const ok = await admin(t, 'POST', '/admin/apps', { name: 'Y', contactEmail: 'a@b.example', redirectUri: REDIRECT_URI, kind: 'SALES_CHANNEL', scopes: ['listing:self'], callbackBaseUrl: 'https://partner.example/cb' });
     assert.equal(ok.statusCode, 201, ok.body);
   });

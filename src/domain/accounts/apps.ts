@@ -191,3 +191,16 @@ export async function rotateAppSecrets(
   if (Number(updated.numUpdatedRows) !== 1) throw conflict(`app ${appId} was rotated concurrently; try again`);
   return { appId, clientId: current.client_id, clientSecret, callbackSigningSecret, previousSecretsValidUntil };
 }
+
+/**
+ * Changes (or, with null, removes) an app's callback base URL, under the same rules as registration
+ * (https, no private/loopback target unless CALLBACKS_ALLOW_PRIVATE). For the app update route
+ * (`PATCH /admin/apps/{appId}`, DESIGN "Operator API"). Deliveries read the base URL at each attempt, so
+ * pending ones go to the new URL and dead ones can be replayed to it.
+ */
+export async function setCallbackBaseUrl(db: Db, appId: number, callbackBaseUrl: string | null, options: RegisterAppOptions = {}): Promise<AppView> {
+  if (callbackBaseUrl !== null) checkCallbackBaseUrl('callbackBaseUrl', callbackBaseUrl, options.callbacksAllowPrivate ?? false);
+  const updated = await db.updateTable('apps').set({ callback_base_url: callbackBaseUrl }).where('id', '=', appId).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw notFound(`app ${appId} not found`);
+  return describeApp(db, appId);
+}
