@@ -8,6 +8,7 @@ import { createSigner, type Signer } from './lib/signer.js';
 import type { FastifyRequest } from 'fastify';
 import { REDACTED, redactUrl, redactUrlsInText } from './lib/log-redaction.js';
 import { createFileStore, type FileStore } from './lib/file-store/index.js';
+import type { CallbackSender } from './domain/callbacks/transport.js';
 
 /** Everything the app needs, created once at start and passed down; no module keeps a singleton. */
 export interface Deps {
@@ -19,6 +20,8 @@ export interface Deps {
   rateLimiter: RateLimiter | null;
   /** Report files (src/lib/file-store): the database, or FILE_STORE_DIR. */
   files: FileStore;
+  /** Sends callbacks to partners; unset: the production sender (src/domain/callbacks/send.ts). */
+  callbackSender?: CallbackSender;
 }
 
 /** Header and body paths that may carry credentials: never written to a log. */
@@ -79,7 +82,7 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
           ? redisRateLimiter(config.redisUrl, settings)
           : memoryRateLimiter(settings, () => clock.now().getTime());
   const files = overrides.files ?? createFileStore(db, config.fileStoreDir, () => clock.now());
-  return { config, db, log, clock, signer, rateLimiter, files };
+  return { config, db, log, clock, signer, rateLimiter, files, ...(overrides.callbackSender ? { callbackSender: overrides.callbackSender } : {}) };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {

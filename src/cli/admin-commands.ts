@@ -90,7 +90,7 @@ export function registerAdminCommands(
           logoUrl: o.logoUrl ?? null,
           callbackBaseUrl: o.callbackBaseUrl ?? null,
         };
-        return registerApp(tx, d.signer, input, now);
+        return registerApp(tx, d.signer, input, now, { callbacksAllowPrivate: d.config.callbacksAllowPrivate });
       }, o.json),
     );
   app

@@ -48,6 +48,61 @@ export interface AppsTable {
   created_at: string;
 }
 
+/** Callbacks to partners (migration 017): the outbox row of one event; `delivery_id` is public. */
+export interface CallbackDeliveriesTable {
+  id: Generated<number>;
+  delivery_id: string;
+  account_id: number;
+  app_id: number;
+  storefront_id: number | null;
+  /** INITIATE_INGESTION, STOREFRONT_STATUS or DELETE_CONFIGURATION. */
+  kind: string;
+  method: string;
+  /** Relative to the app's callback base URL (joined at send time). */
+  path: string;
+  /** JSON text (POST only). */
+  body: string | null;
+  /** PENDING, SUCCEEDED or DEAD. */
+  state: string;
+  attempts: number;
+  /** attempts when the current round (creation or replay) began: the retry schedule counts from it. */
+  round_start: number;
+  next_attempt_at: string | null;
+  /** The job allowed to send the next attempt; others are stale and do nothing. */
+  current_job_id: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
+export interface CallbackAttemptsTable {
+  id: Generated<number>;
+  account_id: number;
+  delivery_row_id: number;
+  attempt: number;
+  /** SUCCEEDED or FAILED. */
+  outcome: string;
+  url: string;
+  http_status: number | null;
+  latency_ms: number;
+  error: string | null;
+  /** Capped (send.ts). */
+  response_body: string;
+  started_at: string;
+  finished_at: string;
+}
+
+export interface StorefrontStatusChecksTable {
+  account_id: number;
+  storefront_id: number;
+  /** JSON text: checks[] of document 2.20. */
+  checks: string;
+  checked_at: string;
+  delivery_id: string;
+}
+
 export interface InstallationsTable {
   id: Generated<number>;
   account_id: number;
@@ -891,6 +946,9 @@ export interface Database {
   warehouses: WarehousesTable;
   custom_stores: CustomStoresTable;
   apps: AppsTable;
+  callback_deliveries: CallbackDeliveriesTable;
+  callback_attempts: CallbackAttemptsTable;
+  storefront_status_checks: StorefrontStatusChecksTable;
   installations: InstallationsTable;
   warehouse_mappings: WarehouseMappingsTable;
   auth_codes: AuthCodesTable;

@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'RESOURCE_EXHAUSTED'
   | 'UNIMPLEMENTED'
   | 'INTERNAL'
+  | 'BAD_GATEWAY'
   | 'UNAVAILABLE';
 
 /** HTTP status and google.rpc code number of each catalogue entry (grpc-gateway mapping). */
@@ -44,6 +45,8 @@ export const ERROR_CODES: Record<ErrorCode, { status: number; grpc: number }> = 
   RESOURCE_EXHAUSTED: { status: 429, grpc: 8 },
   UNIMPLEMENTED: { status: 501, grpc: 12 },
   INTERNAL: { status: 500, grpc: 13 },
+  // A partner the service called failed (a synchronous callback): not the service's fault, not the caller's.
+  BAD_GATEWAY: { status: 502, grpc: 14 },
   UNAVAILABLE: { status: 503, grpc: 14 },
 };
 
@@ -107,6 +110,8 @@ export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 export const conflict = (message: string) => new AppError('ABORTED', message);
 
 export const alreadyExists = (message: string) => new AppError('ALREADY_EXISTS', message);
+
+export const badGateway = (message: string) => new AppError('BAD_GATEWAY', message);
 
 export const failedPrecondition = (message: string) => new AppError('FAILED_PRECONDITION', message);
 

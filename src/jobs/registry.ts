@@ -5,6 +5,7 @@ import { BUILD_INGESTION_PLAN, runBuildIngestionPlan } from './handlers/build-in
 import { JOB_RETENTION_SWEEP, sweepFinishedJobs } from './handlers/job-retention-sweep.js';
 import { RUN_REPORT_JOB, reportJobDead, runReport } from './handlers/run-report.js';
 import { RUN_IMPORT_VALIDATION_JOB, importValidationJobDead, runImportValidation } from './handlers/run-import-validation.js';
+import { DELIVER_CALLBACK, deliverCallbackJobDead, runDeliverCallback } from './handlers/deliver-callback.js';
 import { REPORT_RETENTION_SWEEP, runReportRetentionSweep } from './handlers/report-retention-sweep.js';
 
 /** Job type → handler. A worker runs only the types its registry knows; others fail and are retried. */
@@ -42,5 +43,6 @@ export function defaultJobRegistry(): JobRegistry {
     .register(JOB_RETENTION_SWEEP, sweepFinishedJobs)
     .register(RUN_REPORT_JOB, runReport, reportJobDead)
     .register(RUN_IMPORT_VALIDATION_JOB, runImportValidation, importValidationJobDead)
-    .register(REPORT_RETENTION_SWEEP, runReportRetentionSweep);
+    .register(REPORT_RETENTION_SWEEP, runReportRetentionSweep)
+    .register(DELIVER_CALLBACK, runDeliverCallback, deliverCallbackJobDead);
 }

@@ -17,6 +17,7 @@ import * as m013 from './013_custom_stores.js';
 import * as m014 from './014_reports.js';
 import * as m015 from './015_inbound.js';
 import * as m016 from './016_backorder_index.js';
+import * as m017 from './017_callbacks.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '014_reports': m014,
   '015_inbound': m015,
   '016_backorder_index': m016,
+  '017_callbacks': m017,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

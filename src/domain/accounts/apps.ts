@@ -1,5 +1,6 @@
 import type { Db } from '../../db/tx.js';
 import type { Signer } from '../../lib/signer.js';
+import { checkCallbackBaseUrl } from '../callbacks/target-safety.js';
 import { conflict, invalidField, notFound } from '../errors.js';
 import { requireName, requireScopes } from './accounts.js';
 import { APP_KINDS, type AppKind, type Scope } from './principal.js';
@@ -68,14 +69,26 @@ function validateUrl(field: string, value: string, httpsOnly = false): void {
   if (!allowed.includes(url.protocol)) throw invalidField(field, `must use ${allowed.join(' or ')}`);
 }
 
-export async function registerApp(db: Db, signer: Signer, input: RegisterAppInput, now: Date): Promise<AppCredentials> {
+export interface RegisterAppOptions {
+  /** CALLBACKS_ALLOW_PRIVATE: a callback base URL may use http and point at loopback or private addresses. */
+  callbacksAllowPrivate?: boolean;
+}
+
+export async function registerApp(
+  db: Db,
+  signer: Signer,
+  input: RegisterAppInput,
+  now: Date,
+  options: RegisterAppOptions = {},
+): Promise<AppCredentials> {
   const name = requireName('name', input.name);
   if (!(APP_KINDS as readonly string[]).includes(input.kind)) throw invalidField('kind', `must be one of ${APP_KINDS.join(', ')}`);
   const scopes = requireScopes('scopes', input.scopes);
   if (!/^[^@\s]+@[^@\s]+$/.test(input.contactEmail)) throw invalidField('contactEmail', 'must be an e-mail address');
   validateUrl('redirectUri', input.redirectUri);
   if (input.logoUrl) validateUrl('logoUrl', input.logoUrl);
-  if (input.callbackBaseUrl) validateUrl('callbackBaseUrl', input.callbackBaseUrl);
+  // Refused here, not only at delivery, so an operator learns at once that callbacks could never arrive.
+  if (input.callbackBaseUrl) checkCallbackBaseUrl('callbackBaseUrl', input.callbackBaseUrl, options.callbacksAllowPrivate ?? false);
 
   const clientSecret = newClientSecret();
   const callbackSigningSecret = newSigningSecret();
@@ -177,4 +190,17 @@ export async function rotateAppSecrets(
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) throw conflict(`app ${appId} was rotated concurrently; try again`);
   return { appId, clientId: current.client_id, clientSecret, callbackSigningSecret, previousSecretsValidUntil };
+}
+
+/**
+ * Changes (or, with null, removes) an app's callback base URL, under the same rules as registration
+ * (https, no private/loopback target unless CALLBACKS_ALLOW_PRIVATE). For the app update route
+ * (`PATCH /admin/apps/{appId}`, DESIGN "Operator API"). Deliveries read the base URL at each attempt, so
+ * pending ones go to the new URL and dead ones can be replayed to it.
+ */
+export async function setCallbackBaseUrl(db: Db, appId: number, callbackBaseUrl: string | null, options: RegisterAppOptions = {}): Promise<AppView> {
+  if (callbackBaseUrl !== null) checkCallbackBaseUrl('callbackBaseUrl', callbackBaseUrl, options.callbacksAllowPrivate ?? false);
+  const updated = await db.updateTable('apps').set({ callback_base_url: callbackBaseUrl }).where('id', '=', appId).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw notFound(`app ${appId} not found`);
+  return describeApp(db, appId);
 }

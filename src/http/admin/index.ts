@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { App } from '../types.js';
 import { registerAdminAlertRoutes } from './alerts/index.js';
+import { registerAdminCallbackRoutes } from './callbacks/index.js';
 import { registerCreateAccount } from './create-account.js';
 import { registerCreateToken } from './create-token.js';
 import { registerCreateWarehouse } from './create-warehouse.js';
@@ -56,4 +57,5 @@ export function registerAdminRoutes(app: App, deps: Deps): void {
   registerAdminProductRoutes(app, deps);
   registerAdminVendorRoutes(app, deps);
   registerAdminInboundReceiveRoutes(app, deps);
+  registerAdminCallbackRoutes(app, deps);
 }

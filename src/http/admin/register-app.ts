@@ -13,7 +13,15 @@ const RegisterAppBody = Type.Object(
     logoUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
     kind: AppKindSchema,
     scopes: ScopeList,
-    callbackBaseUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'where callbacks are delivered' })),
+    callbackBaseUrl: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2000,
+        description:
+          'where callbacks are delivered (paths are appended, its own path kept): https, not a loopback, private or ' +
+          'link-local address nor localhost, unless CALLBACKS_ALLOW_PRIVATE is set; no query or fragment',
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -58,7 +66,7 @@ export function registerRegisterApp(app: App, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const credentials = await withTx(deps.db.db, (tx) => registerApp(tx, deps.signer, request.body, deps.clock.now()));
+      const credentials = await withTx(deps.db.db, (tx) => registerApp(tx, deps.signer, request.body, deps.clock.now(), { callbacksAllowPrivate: deps.config.callbacksAllowPrivate }));
       return reply.code(201).header('Cache-Control', 'no-store').send(credentials);
     },
   );
