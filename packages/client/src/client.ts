@@ -88,7 +88,7 @@ export function createClient(options: ClientOptions): Client {
     put: call('put') as Call<'put'>,
     patch: call('patch') as Call<'patch'>,
     delete: call('delete') as Call<'delete'>,
-    getUrl(url: string, signal?: AbortSignal) {
+    async getUrl(url: string, signal?: AbortSignal) {
       // The token goes only where the client was pointed: a URL from an answer must not carry it elsewhere.
       if (new URL(url).origin !== origin) throw new Error(`refusing to send the access token to ${new URL(url).origin} (client origin ${origin})`);
       return send('GET', url, { signal });
