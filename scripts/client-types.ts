@@ -17,7 +17,8 @@ const HEADER =
 
 /** The served OpenAPI document, as GET /openapi.json would answer it. */
 export async function servedOpenApi(): Promise<OpenAPI3> {
-  const t = await createTestApp();
+  // No PUBLIC_BASE_URL: the document then has no `servers` entry, so it does not depend on where it was built.
+  const t = await createTestApp({ config: { publicBaseUrl: null } });
   try {
     await t.app.ready();
     return t.app.swagger() as unknown as OpenAPI3;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { ApiError, createClient, itemsV1, itemsV2, pagesV1, pagesV2, type Client } from '../../packages/client/src/index.js';
+// Through the workspace link (node_modules/@mcs/partner-client), as a partner's code in this repository imports it.
+import { ApiError, createClient, itemsV1, itemsV2, pagesV1, pagesV2, type Client } from '@mcs/partner-client';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 import { stock } from '../http/v1-sales-orders-helpers.js';
