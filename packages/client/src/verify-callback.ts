@@ -91,12 +91,9 @@ export function callbackRejection(): { status: 401; body: V2ErrorBody } {
 }
 
 function header(headers: CallbackHeaders, name: string): string | undefined {
-  if (typeof (headers as Headers).get === 'function' && !(name in headers)) {
-    return (headers as Headers).get(name) ?? undefined;
-  }
-  const record = headers as Record<string, string | string[] | undefined>;
-  const key = Object.keys(record).find((k) => k.toLowerCase() === name);
-  const value = key === undefined ? undefined : record[key];
+  if (headers instanceof Headers) return headers.get(name) ?? undefined;
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  const value = key === undefined ? undefined : headers[key];
   // A repeated header arrives as an array in Node; a repeated signature header is joined like a list.
   return Array.isArray(value) ? value.join(',') : value;
 }
