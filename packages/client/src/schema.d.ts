@@ -16673,7 +16673,7 @@ export interface paths {
                          *     ]
                          */
                         scopes: ("legacy" | "inventory" | "inventory:self" | "sales" | "sales:orders" | "sales:orders:self" | "sales:orders:inventory:self" | "sales:orders:fulfillment:self" | "report" | "listing:self")[];
-                        /** @description where callbacks are delivered */
+                        /** @description where callbacks are delivered (paths are appended, its own path kept): https, not a loopback, private or link-local address nor localhost, unless CALLBACKS_ALLOW_PRIVATE is set; no query or fragment */
                         callbackBaseUrl?: string;
                     };
                 };
@@ -25040,6 +25040,963 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{accountId}/storefronts/{storefrontId}/ingestion-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the storefront’s partner to push its live listings (initiate ingestion callback)
+         * @description Queues POST {callbackBaseUrl}/ingestion/initiate with {storefrontId (string), skus (empty = all), autoApplyIngestionPlan} (document 6.1), signed (5.5) and retried on the callback schedule. Answers 202 with the delivery id at once; the partner then pushes listings with the ingestion routes. 400 when the storefront's app has no callback base URL; 409 when the storefront is disconnected.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description account id
+                     * @example 1
+                     */
+                    accountId: number;
+                    /**
+                     * @description storefront id (its installation id)
+                     * @example 1
+                     */
+                    storefrontId: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "skus": [
+                     *         "SKU-1"
+                     *       ],
+                     *       "autoApplyIngestionPlan": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description SKUs to ingest; empty or absent = all */
+                        skus?: string[];
+                        /**
+                         * @description apply the plan without review once the partner ends the ingestion
+                         * @default false
+                         */
+                        autoApplyIngestionPlan?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "deliveryId": "0b8f7a52-6a4e-4d1c-9a57-2f0e3c1d9b11"
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description the delivery id; follow it at GET /admin/deliveries/{deliveryId} */
+                            deliveryId: string;
+                        };
+                    };
+                };
+                /** @description invalid input; errorMessages lists each problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description no such account, storefront or delivery */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the storefront is disconnected */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the body has a Content-Type this route does not take (JSON routes take application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description service error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{accountId}/storefronts/{storefrontId}/status-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a storefront’s last successful status check
+         * @description The checks[] (2.20) the partner answered to the last successful storefront status call, with the time and the delivery id; 404 when the storefront was never checked successfully (or is another account’s).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description account id
+                     * @example 1
+                     */
+                    accountId: number;
+                    /**
+                     * @description storefront id (its installation id)
+                     * @example 1
+                     */
+                    storefrontId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "checks": [
+                         *         {
+                         *           "name": "API credentials",
+                         *           "state": "CHECK_STATE_PASS",
+                         *           "stateShortDescription": "valid",
+                         *           "details": ""
+                         *         }
+                         *       ],
+                         *       "checkedAt": "2026-11-21T22:13:08.456Z",
+                         *       "deliveryId": "5d0c…"
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description the partner's checks (document 2.20) */
+                            checks: {
+                                name: string;
+                                /** @enum {string} */
+                                state: "CHECK_STATE_UNSPECIFIED" | "CHECK_STATE_PASS" | "CHECK_STATE_FAIL" | "CHECK_STATE_WARNING";
+                                stateShortDescription: string;
+                                details: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T22:13:08.123Z
+                             */
+                            checkedAt: string;
+                            /** @description the delivery logging this call */
+                            deliveryId: string;
+                        };
+                    };
+                };
+                /** @description invalid input; errorMessages lists each problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description no such account, storefront or delivery */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description service error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Check a storefront’s connection with its partner (storefront status callback)
+         * @description Calls GET {callbackBaseUrl}/v2/storefront/status/{storefrontId} now, signed (5.5), and waits for the answer within the callback timeouts (connect 5 s, total 15 s). On HTTP 200 the checks[] (2.20) are stored with their time and returned. Any failure (non-200, timeout, refused target, a 200 without checks) answers 502 naming it; it is not retried. Either way the call is logged as a delivery with its attempt. 400 when the app has no callback base URL; 409 when the storefront is disconnected.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description account id
+                     * @example 1
+                     */
+                    accountId: number;
+                    /**
+                     * @description storefront id (its installation id)
+                     * @example 1
+                     */
+                    storefrontId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "checks": [
+                         *         {
+                         *           "name": "API credentials",
+                         *           "state": "CHECK_STATE_PASS",
+                         *           "stateShortDescription": "valid",
+                         *           "details": ""
+                         *         }
+                         *       ],
+                         *       "checkedAt": "2026-11-21T22:13:08.456Z",
+                         *       "deliveryId": "5d0c…"
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description the partner's checks (document 2.20) */
+                            checks: {
+                                name: string;
+                                /** @enum {string} */
+                                state: "CHECK_STATE_UNSPECIFIED" | "CHECK_STATE_PASS" | "CHECK_STATE_FAIL" | "CHECK_STATE_WARNING";
+                                stateShortDescription: string;
+                                details: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T22:13:08.123Z
+                             */
+                            checkedAt: string;
+                            /** @description the delivery logging this call */
+                            deliveryId: string;
+                        };
+                    };
+                };
+                /** @description invalid input; errorMessages lists each problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description no such account, storefront or delivery */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the storefront is disconnected */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description service error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the partner failed the status call; the message says how */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{accountId}/storefronts/{storefrontId}/disconnect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disconnect a storefront (delete configuration callback)
+         * @description Revokes the storefront's installation and every token issued for it at once (its next request answers 401), and in the same transaction queues DELETE {callbackBaseUrl}/v2/storefront/configuration/{storefrontId} (document 6.1), delivered afterwards on the callback schedule. Answers 202 with the delivery id (null when the app has no callback base URL: nothing is sent). 409 when already disconnected.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description account id
+                     * @example 1
+                     */
+                    accountId: number;
+                    /**
+                     * @description storefront id (its installation id)
+                     * @example 1
+                     */
+                    storefrontId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "deliveryId": "0b8f7a52-6a4e-4d1c-9a57-2f0e3c1d9b11"
+                         *     }
+                         */
+                        "application/json": {
+                            deliveryId: string | null;
+                        };
+                    };
+                };
+                /** @description invalid input; errorMessages lists each problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description no such account, storefront or delivery */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the storefront is already disconnected */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description service error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List callback deliveries
+         * @description Callback deliveries newest first, optionally only one account, app, storefront or state. Page with `cursor`/`nextCursor` ("" on the last page), repeating the same filters.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description only deliveries of this account
+                     * @example 1
+                     */
+                    accountId?: number;
+                    /**
+                     * @description only deliveries to this app
+                     * @example 1
+                     */
+                    appId?: number;
+                    /**
+                     * @description only deliveries about this storefront
+                     * @example 1
+                     */
+                    storefrontId?: number;
+                    /** @description PENDING (next attempt queued), SUCCEEDED (the partner answered 200), DEAD (schedule exhausted or target refused; replayable) */
+                    state?: "PENDING" | "SUCCEEDED" | "DEAD";
+                    /** @description deliveries per page (1 to 500) */
+                    pageSize?: number;
+                    /** @description nextCursor of the previous page; repeat the same filters */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "results": [
+                         *         {
+                         *           "deliveryId": "0b8f7a52-6a4e-4d1c-9a57-2f0e3c1d9b11",
+                         *           "accountId": 1,
+                         *           "appId": 3,
+                         *           "storefrontId": 7,
+                         *           "kind": "INITIATE_INGESTION",
+                         *           "method": "POST",
+                         *           "path": "/ingestion/initiate",
+                         *           "body": {
+                         *             "storefrontId": "7",
+                         *             "skus": [],
+                         *             "autoApplyIngestionPlan": false
+                         *           },
+                         *           "state": "PENDING",
+                         *           "attempts": 1,
+                         *           "nextAttemptAt": "2026-11-21T22:13:13.123Z",
+                         *           "lastStatus": 503,
+                         *           "lastError": "HTTP 503: code 13: channel API unanswered",
+                         *           "createdAt": "2026-11-21T22:13:08.000Z",
+                         *           "updatedAt": "2026-11-21T22:13:08.123Z",
+                         *           "deliveredAt": null
+                         *         }
+                         *       ],
+                         *       "nextCursor": ""
+                         *     }
+                         */
+                        "application/json": {
+                            results: {
+                                deliveryId: string;
+                                accountId: number;
+                                appId: number;
+                                storefrontId: number | null;
+                                /**
+                                 * @description INITIATE_INGESTION (POST /ingestion/initiate), STOREFRONT_STATUS (GET /v2/storefront/status/{id}), DELETE_CONFIGURATION (DELETE /v2/storefront/configuration/{id})
+                                 * @enum {string}
+                                 */
+                                kind: "INITIATE_INGESTION" | "STOREFRONT_STATUS" | "DELETE_CONFIGURATION";
+                                /** @enum {string} */
+                                method: "POST" | "GET" | "DELETE";
+                                /** @description appended to the app's callback base URL at each attempt */
+                                path: string;
+                                /** @description the JSON body (POST), else null */
+                                body: unknown;
+                                /**
+                                 * @description PENDING (next attempt queued), SUCCEEDED (the partner answered 200), DEAD (schedule exhausted or target refused; replayable)
+                                 * @enum {string}
+                                 */
+                                state: "PENDING" | "SUCCEEDED" | "DEAD";
+                                /** @description attempts made so far (replays keep counting) */
+                                attempts: number;
+                                nextAttemptAt: string | null;
+                                lastStatus: number | null;
+                                lastError: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-21T22:13:08.123Z
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-21T22:13:08.123Z
+                                 */
+                                updatedAt: string;
+                                deliveredAt: string | null;
+                            }[];
+                            /** @description pass as cursor for the next page; "" on the last page */
+                            nextCursor: string;
+                        };
+                    };
+                };
+                /** @description invalid input; errorMessages lists each problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description service error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one callback delivery with its attempts
+         * @description The delivery and every attempt made (time, HTTP status, latency, error, response body up to 16 KiB), oldest first.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the delivery id (a UUID, sent as X-Service-Delivery-Id) */
+                    deliveryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveryId: string;
+                            accountId: number;
+                            appId: number;
+                            storefrontId: number | null;
+                            /**
+                             * @description INITIATE_INGESTION (POST /ingestion/initiate), STOREFRONT_STATUS (GET /v2/storefront/status/{id}), DELETE_CONFIGURATION (DELETE /v2/storefront/configuration/{id})
+                             * @enum {string}
+                             */
+                            kind: "INITIATE_INGESTION" | "STOREFRONT_STATUS" | "DELETE_CONFIGURATION";
+                            /** @enum {string} */
+                            method: "POST" | "GET" | "DELETE";
+                            /** @description appended to the app's callback base URL at each attempt */
+                            path: string;
+                            /** @description the JSON body (POST), else null */
+                            body: unknown;
+                            /**
+                             * @description PENDING (next attempt queued), SUCCEEDED (the partner answered 200), DEAD (schedule exhausted or target refused; replayable)
+                             * @enum {string}
+                             */
+                            state: "PENDING" | "SUCCEEDED" | "DEAD";
+                            /** @description attempts made so far (replays keep counting) */
+                            attempts: number;
+                            nextAttemptAt: string | null;
+                            lastStatus: number | null;
+                            lastError: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T22:13:08.123Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T22:13:08.123Z
+                             */
+                            updatedAt: string;
+                            deliveredAt: string | null;
+                            /** @description attempts, oldest first */
+                            attemptLog: {
+                                attempt: number;
+                                /** @enum {string} */
+                                outcome: "SUCCEEDED" | "FAILED";
+                                /** @description the URL called ("" when the app had no callback base URL) */
+                                url: string;
+                                httpStatus: number | null;
+                                latencyMs: number;
+                                error: string | null;
+                                /** @description the response body, at most 16 KiB */
+                                responseBody: string;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-21T22:13:08.123Z
+                                 */
+                                startedAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-21T22:13:08.123Z
+                                 */
+                                finishedAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description no such account, storefront or delivery */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description service error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a callback delivery again
+         * @description Puts a DEAD or SUCCEEDED delivery back to PENDING, due now, with the whole retry schedule ahead of it; it is sent with the same delivery id (X-Service-Delivery-Id), to the app’s current callback base URL and signed with its current secrets. Answers 202 with the delivery. 409 when it is PENDING already.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the delivery id (a UUID, sent as X-Service-Delivery-Id) */
+                    deliveryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "deliveryId": "0b8f7a52-6a4e-4d1c-9a57-2f0e3c1d9b11",
+                         *       "accountId": 1,
+                         *       "appId": 3,
+                         *       "storefrontId": 7,
+                         *       "kind": "INITIATE_INGESTION",
+                         *       "method": "POST",
+                         *       "path": "/ingestion/initiate",
+                         *       "body": {
+                         *         "storefrontId": "7",
+                         *         "skus": [],
+                         *         "autoApplyIngestionPlan": false
+                         *       },
+                         *       "state": "PENDING",
+                         *       "attempts": 1,
+                         *       "nextAttemptAt": "2026-11-21T22:13:13.123Z",
+                         *       "lastStatus": 503,
+                         *       "lastError": "HTTP 503: code 13: channel API unanswered",
+                         *       "createdAt": "2026-11-21T22:13:08.000Z",
+                         *       "updatedAt": "2026-11-21T22:13:08.123Z",
+                         *       "deliveredAt": null
+                         *     }
+                         */
+                        "application/json": {
+                            deliveryId: string;
+                            accountId: number;
+                            appId: number;
+                            storefrontId: number | null;
+                            /**
+                             * @description INITIATE_INGESTION (POST /ingestion/initiate), STOREFRONT_STATUS (GET /v2/storefront/status/{id}), DELETE_CONFIGURATION (DELETE /v2/storefront/configuration/{id})
+                             * @enum {string}
+                             */
+                            kind: "INITIATE_INGESTION" | "STOREFRONT_STATUS" | "DELETE_CONFIGURATION";
+                            /** @enum {string} */
+                            method: "POST" | "GET" | "DELETE";
+                            /** @description appended to the app's callback base URL at each attempt */
+                            path: string;
+                            /** @description the JSON body (POST), else null */
+                            body: unknown;
+                            /**
+                             * @description PENDING (next attempt queued), SUCCEEDED (the partner answered 200), DEAD (schedule exhausted or target refused; replayable)
+                             * @enum {string}
+                             */
+                            state: "PENDING" | "SUCCEEDED" | "DEAD";
+                            /** @description attempts made so far (replays keep counting) */
+                            attempts: number;
+                            nextAttemptAt: string | null;
+                            lastStatus: number | null;
+                            lastError: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T22:13:08.123Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T22:13:08.123Z
+                             */
+                            updatedAt: string;
+                            deliveredAt: string | null;
+                        };
+                    };
+                };
+                /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description no such account, storefront or delivery */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the delivery is PENDING already */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description service error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
