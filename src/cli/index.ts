@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { closeDeps, createDeps, createLogger, type Deps } from '../deps.js';
 import { migrateToLatest } from '../db/migrations/index.js';
 import { registerAdminCommands } from './admin-commands.js';
+import { registerPartnerSimCommand } from './partner-sim.js';
 import { registerSandboxCommand } from './sandbox.js';
 import { registerWorkerCommand } from './worker.js';
 
@@ -39,4 +40,5 @@ export function registerCliCommands(program: Command, config: () => Config) {
   registerAdminCommands(program, config, withDeps);
   registerSandboxCommand(program, config, withDeps);
   registerWorkerCommand(program, config);
+  registerPartnerSimCommand(program);
 }
