@@ -55,6 +55,8 @@ export interface PartnerSimOptions {
   log?: (line: string) => void;
   /** Request bodies larger than this are refused with 413 (a callback body is small). */
   maxBodyBytes?: number;
+  /** Called with each call as it is answered (the benchmark times deliveries with it). */
+  onCall?: (call: SimCall) => void;
 }
 
 export interface PartnerSim {
@@ -129,7 +131,9 @@ export async function startPartnerSim(options: PartnerSimOptions): Promise<Partn
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const answer = (status: number, payload: unknown, call: Omit<SimCall, 'status' | 'method' | 'url' | 'deliveryId' | 'body'>, note: string) => {
-        calls.push({ method, url, deliveryId, body, status, ...call });
+        const recorded: SimCall = { method, url, deliveryId, body, status, ...call };
+        calls.push(recorded);
+        options.onCall?.(recorded);
         // Never the secret nor the signature: the method, path, delivery id and outcome are enough to debug.
         log(`${now().toISOString()} ${method} ${url} delivery=${deliveryId || '-'} ${note} -> ${status}`);
         res.writeHead(status, { 'content-type': 'application/json' });

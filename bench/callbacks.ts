@@ -1,0 +1,194 @@
+/**
+ * Callbacks benchmark: deliveries per second to a local receiver and event-to-delivery latency, with the
+ * worker inline (startWorker, as `serve` runs it with WORKER=inline) on an embedded SQLite database in a
+ * fresh DATA_DIR. The receiver is partner-sim (src/cli/partner-sim-server.ts) in the same process: it
+ * verifies every call with the partner client's verifyCallback, so each delivery is signed, sent over
+ * loopback HTTP, verified, answered 200 and recorded, through the real sender and delivery job.
+ *
+ * Scenarios (an "event" is an ingestion request committed by requestIngestion in its own transaction, as
+ * the admin trigger route does):
+ *
+ * - drain: BENCH_CALLBACKS_QUEUED (default 2000) events queued with no worker running, then the worker starts:
+ *   deliveries/s = events / (last received − worker start);
+ * - burst: as many events committed back to back as BENCH_CALLBACKS_QUEUED, with the worker running: the rate
+ *   and the latency from each commit to its arrival at the receiver;
+ * - paced: BENCH_CALLBACKS_RATE events/s (default 20) for BENCH_CALLBACKS_SECONDS (default 10) with the worker
+ *   running: latency when the worker is mostly idle (its poll interval shows here).
+ *
+ *   npm run bench:callbacks
+ *   BENCH_SCENARIOS=paced BENCH_OUTPUT=- npm run bench:callbacks
+ *
+ * Writes the "## Callbacks" section of bench/RESULTS.md (BENCH_OUTPUT=- prints only).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Kysely } from 'kysely';
+import { startPartnerSim, type PartnerSim } from '../src/cli/partner-sim-server.js';
+import { loadConfig } from '../src/config.js';
+import { migrateToLatest } from '../src/db/migrations/index.js';
+import { withTx } from '../src/db/tx.js';
+import { closeDeps, createDeps, type Deps } from '../src/deps.js';
+import { createAccount } from '../src/domain/accounts/accounts.js';
+import { registerApp } from '../src/domain/accounts/apps.js';
+import { installApp } from '../src/domain/accounts/installations.js';
+import { requestIngestion } from '../src/domain/callbacks/triggers.js';
+import { startWorker } from '../src/jobs/worker.js';
+import { envInt, machineLines } from './common.js';
+import { runMain, selectedScenarios, writeSection } from './harness.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SCENARIOS = ['drain', 'burst', 'paced'] as const;
+type ScenarioName = (typeof SCENARIOS)[number];
+
+interface Outcome {
+  scenario: ScenarioName;
+  title: string;
+  deliveries: number;
+  seconds: number;
+  perSecond: number;
+  /** Milliseconds from commit to arrival; null where not measured (drain). */
+  p50: number | null;
+  p99: number | null;
+  max: number | null;
+  rejected: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** Waits until `count` calls arrived, or throws after `timeoutMs`. */
+async function arrivals(sim: PartnerSim, count: number, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (sim.calls.length < count) {
+    if (performance.now() > deadline) throw new Error(`only ${sim.calls.length} of ${count} deliveries arrived in ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+interface Setup {
+  deps: Deps;
+  sim: PartnerSim;
+  accountId: number;
+  storefrontId: number;
+  /** Commit time (performance.now()) of each event, by delivery id. */
+  committed: Map<string, number>;
+  /** Arrival time at the receiver, by delivery id. */
+  arrived: Map<string, number>;
+}
+
+async function event(s: Setup, i: number): Promise<void> {
+  const { deliveryId } = await withTx(s.deps.db.db, (tx) => requestIngestion(tx, s.accountId, s.storefrontId, { skus: [`BENCH-${i}`] }, s.deps.clock.now()));
+  s.committed.set(deliveryId, performance.now());
+}
+
+function latencies(s: Setup, from: number): { p50: number; p99: number; max: number } {
+  const values = [...s.arrived.entries()].filter(([id]) => (s.committed.get(id) ?? -1) >= from).map(([id, at]) => at - s.committed.get(id)!);
+  values.sort((a, b) => a - b);
+  return { p50: percentile(values, 50), p99: percentile(values, 99), max: values.at(-1)! };
+}
+
+async function scenario(s: Setup, name: ScenarioName, queued: number, rate: number, seconds: number): Promise<Outcome> {
+  const before = s.sim.calls.length;
+  const rejectedBefore = s.sim.calls.filter((c) => !c.verified).length;
+  const rejected = () => s.sim.calls.filter((c) => !c.verified).length - rejectedBefore;
+  if (name === 'drain') {
+    for (let i = 0; i < queued; i++) await event(s, i);
+    const started = performance.now();
+    const worker = startWorker(s.deps);
+    try {
+      await arrivals(s.sim, before + queued, 600_000);
+    } finally {
+      await worker.stop();
+    }
+    const elapsed = (Math.max(...[...s.arrived.values()]) - started) / 1000;
+    return { scenario: name, title: `drain: ${queued} queued events, then the worker starts`, deliveries: queued, seconds: elapsed, perSecond: queued / elapsed, p50: null, p99: null, max: null, rejected: rejected() };
+  }
+  const worker = startWorker(s.deps);
+  try {
+    // Let the worker reach its idle poll before the first event, as a running server's worker would be.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const started = performance.now();
+    let count = 0;
+    if (name === 'burst') {
+      for (; count < queued; count++) await event(s, count);
+    } else {
+      const gapMs = 1000 / rate;
+      for (; count < rate * seconds; count++) {
+        await event(s, count);
+        const next = started + (count + 1) * gapMs;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
+      }
+    }
+    await arrivals(s.sim, before + count, 600_000);
+    const last = Math.max(...[...s.arrived.values()]);
+    const elapsed = (last - started) / 1000;
+    const title = name === 'burst' ? `burst: ${count} events committed back to back, worker running` : `paced: ${rate} events/s for ${seconds} s, worker running`;
+    return { scenario: name, title, deliveries: count, seconds: elapsed, perSecond: count / elapsed, ...latencies(s, started), rejected: rejected() };
+  } finally {
+    await worker.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const queued = envInt('BENCH_CALLBACKS_QUEUED', 2000, 1);
+  const rate = envInt('BENCH_CALLBACKS_RATE', 20, 1);
+  const seconds = envInt('BENCH_CALLBACKS_SECONDS', 10, 1);
+  const selected = selectedScenarios(SCENARIOS);
+  const loadBefore = os.loadavg()[0]!;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mcs-bench-callbacks-'));
+  // Local receiver on plain http: the sandbox setting that allows it (CALLBACKS_ALLOW_PRIVATE).
+  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'silent', CALLBACKS_ALLOW_PRIVATE: 'true' });
+  const deps = createDeps(config, { rateLimiter: null });
+  const arrived = new Map<string, number>();
+  let sim: PartnerSim | null = null;
+  const outcomes: Outcome[] = [];
+  try {
+    await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+    sim = await startPartnerSim({ secrets: ['placeholder'], basePath: '/bench', onCall: (call) => arrived.set(call.deliveryId, performance.now()) });
+    const now = deps.clock.now();
+    const account = await createAccount(deps.db.db, { name: 'Bench callbacks' }, now);
+    const app = await registerApp(
+      deps.db.db,
+      deps.signer,
+      { name: 'Bench channel', contactEmail: 'dev@bench.example', redirectUri: 'https://bench.example/oauth', kind: 'SALES_CHANNEL', scopes: ['listing:self'], callbackBaseUrl: sim.callbackBaseUrl },
+      now,
+      { callbacksAllowPrivate: true },
+    );
+    sim.setSecrets([app.callbackSigningSecret]);
+    const installed = await withTx(deps.db.db, (tx) => installApp(tx, account.accountId, { appId: app.appId, storefrontName: 'Bench shop' }, now));
+    const setup: Setup = { deps, sim, accountId: account.accountId, storefrontId: installed.storefrontId!, committed: new Map(), arrived };
+    for (const name of selected) {
+      const outcome = await scenario(setup, name, queued, rate, seconds);
+      process.stdout.write(`${outcome.title}: ${outcome.perSecond.toFixed(0)} deliveries/s, p50 ${outcome.p50?.toFixed(0) ?? '–'} ms, p99 ${outcome.p99?.toFixed(0) ?? '–'} ms\n`);
+      outcomes.push(outcome);
+    }
+  } finally {
+    await sim?.close();
+    await closeDeps(deps);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const ms = (v: number | null) => (v === null ? '–' : `${v.toFixed(0)} ms`);
+  const text = [
+    '## Callbacks',
+    '',
+    '`npm run bench:callbacks` (bench/callbacks.ts): ingestion-request callbacks through the real outbox, delivery job and sender',
+    '(signed, loopback HTTP) to partner-sim in the same process (verifies each call with the partner client), the worker',
+    'inline with its default settings (one job at a time, 1 s idle poll), SQLite in a temporary DATA_DIR.',
+    '',
+    ...machineLines('one process: service domain code, inline worker and receiver', loadBefore),
+    '- latency = from the event\'s commit (requestIngestion in its own transaction) to its arrival at the receiver',
+    '- targets (issue 11): ≥ 500 deliveries/s and p50 < 1 s on SQLite',
+    '',
+    '| Scenario | deliveries | seconds | deliveries/s | p50 | p99 | max | rejected |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...outcomes.map((o) => `| ${o.title} | ${o.deliveries} | ${o.seconds.toFixed(2)} | ${o.perSecond.toFixed(0)} | ${ms(o.p50)} | ${ms(o.p99)} | ${ms(o.max)} | ${o.rejected} |`),
+    '',
+  ].join('\n');
+  writeSection(text, path.join(here, 'RESULTS.md'), 'Callbacks', 'Callbacks notes');
+}
+
+runMain(main);
