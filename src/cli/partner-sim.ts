@@ -34,7 +34,9 @@ export function registerPartnerSimCommand(program: Command, write: Write = write
       const previous = o.previousSecret ?? env.PARTNER_SIM_PREVIOUS_SECRET;
       // Loaded here, not at the top: the server module imports the partner client's TypeScript source, which
       // only the tsx entry point (npm run cli) can load; the compiled `npm start` never reaches this line.
-      const { startPartnerSim } = await import('./partner-sim-server.js');
+      const { startPartnerSim } = await import('./partner-sim-server.js').catch((error: unknown) => {
+        throw new Error(`partner-sim runs from the TypeScript sources: use npm run cli -- partner-sim (${error instanceof Error ? error.message : String(error)})`);
+      });
       const sim = await startPartnerSim({
         port: o.port,
         host: o.host,
