@@ -8,7 +8,8 @@ import { startReceiver, type Received } from '../helpers/callback-receiver.js';
 import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 import { createListingViaAdmin, listingWithVariants } from '../helpers/listings.js';
 import { createOrder, orderBody, stock } from './v1-sales-orders-helpers.js';
-import { foOf, fulfillmentOrder } from './v2-shipping-support.js';
+import { batch, foOf, fulfillmentOrder } from './v2-shipping-support.js';
+import { patchListingViaAdmin } from '../helpers/listings.js';
 
 interface NudgeBody {
   eventType: string;
@@ -159,6 +160,54 @@ describe('callback nudges: subscriptions, emission, coalescing, delivery', () =>
     await run();
     assert.equal(nudges('VARIANT_INVENTORY_CHANGED').length, 2);
     assert.equal(nudges('VARIANT_INVENTORY_CHANGED')[1]?.json.version, clock.now().toISOString());
+  });
+
+  it('a shipment nudges the storefront (ORDER_SHIPPED) and the integration (its fulfillment order changed)', async () => {
+    const res = await patchApp(seed.channel.appId, { eventTypes: ['ORDER_SHIPPED', 'LISTING_PRODUCT_DATA_CHANGED', 'VARIANT_INVENTORY_CHANGED'] });
+    assert.equal(res.statusCode, 200, res.body);
+    clock.advance(1000);
+    n += 1;
+    const o = await createOrder(t, seed.channel.token, orderBody(`N-${n}`, [{ requestedSku: 'QA', quantity: 1, unitPrice: 5 }]));
+    const fo = await foOf(t, seed.shipping.token, o.orderNumber);
+    await run();
+    const foNudges = nudges('FULFILLMENT_ORDER_CHANGED').length;
+    clock.advance(1000);
+    const [shipped] = await batch(t, seed.shipping.token, 'shipments', 'shipments', [
+      { fulfillmentOrderId: fo.fulfillmentOrderId, externalShipmentId: `S-${n}`, carrier: 'UPS', trackingNumber: '1Z9', serviceLevel: 'Ground', shippedTs: clock.now().toISOString() },
+    ]);
+    assert.equal(shipped?.success, true, shipped?.errorMessage);
+    await run();
+    const [orderNudge, ...more] = nudges('ORDER_SHIPPED');
+    assert.equal(more.length, 0);
+    assert.equal(orderNudge?.verified, true);
+    assert.deepEqual(orderNudge?.json, {
+      eventType: 'ORDER_SHIPPED',
+      storefrontId: String(seed.channel.installationId),
+      objectType: 'ORDER',
+      objectId: o.orderNumber,
+      version: clock.now().toISOString(),
+      occurredAt: clock.now().toISOString(),
+    });
+    assert.equal(nudges('FULFILLMENT_ORDER_CHANGED').length, foNudges + 1);
+    assert.equal(nudges('FULFILLMENT_ORDER_CHANGED').at(-1)?.json.objectId, fo.fulfillmentOrderId);
+  });
+
+  it("a seller's product data edit nudges the listing's storefront", async () => {
+    const listing = await createListingViaAdmin(t, seed, listingWithVariants('GROUP-QC', [{ sku: 'QC' }]));
+    clock.advance(1000);
+    await patchListingViaAdmin(t, seed, listing.id, { productData: { attributes: [{ id: 'title', textValue: 'A better title' }] } });
+    await run();
+    const [got, ...more] = nudges('LISTING_PRODUCT_DATA_CHANGED');
+    assert.equal(more.length, 0);
+    assert.equal(got?.verified, true);
+    assert.deepEqual(got?.json, {
+      eventType: 'LISTING_PRODUCT_DATA_CHANGED',
+      storefrontId: String(seed.channel.installationId),
+      objectType: 'LISTING',
+      objectId: listing.id,
+      version: clock.now().toISOString(),
+      occurredAt: clock.now().toISOString(),
+    });
   });
 
   it('unsubscribing (eventTypes: []) stops the nudges and allows removing the base URL', async () => {
