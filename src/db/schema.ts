@@ -55,7 +55,7 @@ export interface CallbackDeliveriesTable {
   account_id: number;
   app_id: number;
   storefront_id: number | null;
-  /** INITIATE_INGESTION, STOREFRONT_STATUS or DELETE_CONFIGURATION. */
+  /** INITIATE_INGESTION, STOREFRONT_STATUS, DELETE_CONFIGURATION or NUDGE. */
   kind: string;
   method: string;
   /** Relative to the app's callback base URL (joined at send time). */
@@ -75,6 +75,18 @@ export interface CallbackDeliveriesTable {
   created_at: string;
   updated_at: string;
   delivered_at: string | null;
+  /**
+   * NUDGE only, `installation:eventType:objectId` while the nudge is PENDING and not yet sent (cleared when
+   * its first attempt starts): a later event for the same object updates this row instead of adding one.
+   */
+  coalesce_key: string | null;
+}
+
+/** An app's subscription to one event type of extension nudges (migration 018). */
+export interface AppEventSubscriptionsTable {
+  app_id: number;
+  event_type: string;
+  created_at: string;
 }
 
 export interface CallbackAttemptsTable {
@@ -947,6 +959,7 @@ export interface Database {
   custom_stores: CustomStoresTable;
   apps: AppsTable;
   callback_deliveries: CallbackDeliveriesTable;
+  app_event_subscriptions: AppEventSubscriptionsTable;
   callback_attempts: CallbackAttemptsTable;
   storefront_status_checks: StorefrontStatusChecksTable;
   installations: InstallationsTable;

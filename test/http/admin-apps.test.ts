@@ -57,6 +57,7 @@ describe('operator API: apps', () => {
       callbackBaseUrl: 'https://shipfast.example/callbacks',
       createdAt: view.createdAt,
       previousSecretsValidUntil: null,
+      eventTypes: [],
     });
     assert.match(String(view.createdAt), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.ok(!got.body.includes(created.clientSecret) && !got.body.includes(created.callbackSigningSecret));

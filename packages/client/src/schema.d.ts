@@ -16800,7 +16800,11 @@ export interface paths {
                          *       "logoUrl": null,
                          *       "callbackBaseUrl": "https://shipfast.example/callbacks",
                          *       "createdAt": "2026-11-21T22:13:08.123Z",
-                         *       "previousSecretsValidUntil": null
+                         *       "previousSecretsValidUntil": null,
+                         *       "eventTypes": [
+                         *         "FULFILLMENT_ORDER_CHANGED",
+                         *         "CANCELLATION_REQUESTED"
+                         *       ]
                          *     }
                          */
                         "application/json": {
@@ -16824,6 +16828,8 @@ export interface paths {
                              */
                             createdAt: string;
                             previousSecretsValidUntil: string | null;
+                            /** @description the extension nudges the app subscribed to (docs/partners/callback-nudges.md) */
+                            eventTypes: ("FULFILLMENT_ORDER_CHANGED" | "CANCELLATION_REQUESTED" | "ORDER_SHIPPED" | "LISTING_PRODUCT_DATA_CHANGED" | "VARIANT_INVENTORY_CHANGED")[];
                         };
                     };
                 };
@@ -16879,7 +16885,150 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an app's callback base URL and its extension nudge subscriptions
+         * @description Absent fields are unchanged. eventTypes replaces the whole list; subscribing needs a callback base URL. Nudges are an extension beyond the contract: see docs/partners/callback-nudges.md.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description app id
+                     * @example 1
+                     */
+                    appId: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "callbackBaseUrl": "https://shipfast.example/callbacks",
+                     *       "eventTypes": [
+                     *         "FULFILLMENT_ORDER_CHANGED"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        callbackBaseUrl?: string | null;
+                        /** @description the whole new subscription list (empty: none); allowed: FULFILLMENT_ORDER_CHANGED, CANCELLATION_REQUESTED, ORDER_SHIPPED, LISTING_PRODUCT_DATA_CHANGED, VARIANT_INVENTORY_CHANGED */
+                        eventTypes?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "appId": 4,
+                         *       "name": "ShipFast",
+                         *       "kind": "SHIPPING",
+                         *       "scopes": [
+                         *         "sales:orders:fulfillment:self"
+                         *       ],
+                         *       "clientId": "9f2c4e1a0b7d3c5e8f10",
+                         *       "contactEmail": "dev@shipfast.example",
+                         *       "redirectUri": "https://shipfast.example/oauth/callback",
+                         *       "logoUrl": null,
+                         *       "callbackBaseUrl": "https://shipfast.example/callbacks",
+                         *       "createdAt": "2026-11-21T22:13:08.123Z",
+                         *       "previousSecretsValidUntil": null,
+                         *       "eventTypes": [
+                         *         "FULFILLMENT_ORDER_CHANGED",
+                         *         "CANCELLATION_REQUESTED"
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            appId: number;
+                            name: string;
+                            /**
+                             * @description kind of partner application
+                             * @example SHIPPING
+                             * @enum {string}
+                             */
+                            kind: "SALES_CHANNEL" | "SHIPPING" | "INVENTORY" | "THIRD_PARTY_LOGISTICS" | "SELLER";
+                            scopes: ("legacy" | "inventory" | "inventory:self" | "sales" | "sales:orders" | "sales:orders:self" | "sales:orders:inventory:self" | "sales:orders:fulfillment:self" | "report" | "listing:self")[];
+                            clientId: string;
+                            contactEmail: string;
+                            redirectUri: string;
+                            logoUrl: string | null;
+                            callbackBaseUrl: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T22:13:08.123Z
+                             */
+                            createdAt: string;
+                            previousSecretsValidUntil: string | null;
+                            /** @description the extension nudges the app subscribed to (docs/partners/callback-nudges.md) */
+                            eventTypes: ("FULFILLMENT_ORDER_CHANGED" | "CANCELLATION_REQUESTED" | "ORDER_SHIPPED" | "LISTING_PRODUCT_DATA_CHANGED" | "VARIANT_INVENTORY_CHANGED")[];
+                        };
+                    };
+                };
+                /** @description invalid input; errorMessages lists each problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description no such account, app, installation, warehouse or token */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the body has a Content-Type this route does not take (JSON routes take application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description service error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/admin/apps/{appId}/rotate-secrets": {
@@ -25637,7 +25786,7 @@ export interface paths {
                                  * @description INITIATE_INGESTION (POST /ingestion/initiate), STOREFRONT_STATUS (GET /v2/storefront/status/{id}), DELETE_CONFIGURATION (DELETE /v2/storefront/configuration/{id})
                                  * @enum {string}
                                  */
-                                kind: "INITIATE_INGESTION" | "STOREFRONT_STATUS" | "DELETE_CONFIGURATION";
+                                kind: "INITIATE_INGESTION" | "STOREFRONT_STATUS" | "DELETE_CONFIGURATION" | "NUDGE";
                                 /** @enum {string} */
                                 method: "POST" | "GET" | "DELETE";
                                 /** @description appended to the app's callback base URL at each attempt */
@@ -25755,7 +25904,7 @@ export interface paths {
                              * @description INITIATE_INGESTION (POST /ingestion/initiate), STOREFRONT_STATUS (GET /v2/storefront/status/{id}), DELETE_CONFIGURATION (DELETE /v2/storefront/configuration/{id})
                              * @enum {string}
                              */
-                            kind: "INITIATE_INGESTION" | "STOREFRONT_STATUS" | "DELETE_CONFIGURATION";
+                            kind: "INITIATE_INGESTION" | "STOREFRONT_STATUS" | "DELETE_CONFIGURATION" | "NUDGE";
                             /** @enum {string} */
                             method: "POST" | "GET" | "DELETE";
                             /** @description appended to the app's callback base URL at each attempt */
@@ -25919,7 +26068,7 @@ export interface paths {
                              * @description INITIATE_INGESTION (POST /ingestion/initiate), STOREFRONT_STATUS (GET /v2/storefront/status/{id}), DELETE_CONFIGURATION (DELETE /v2/storefront/configuration/{id})
                              * @enum {string}
                              */
-                            kind: "INITIATE_INGESTION" | "STOREFRONT_STATUS" | "DELETE_CONFIGURATION";
+                            kind: "INITIATE_INGESTION" | "STOREFRONT_STATUS" | "DELETE_CONFIGURATION" | "NUDGE";
                             /** @enum {string} */
                             method: "POST" | "GET" | "DELETE";
                             /** @description appended to the app's callback base URL at each attempt */

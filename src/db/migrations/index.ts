@@ -18,6 +18,7 @@ import * as m014 from './014_reports.js';
 import * as m015 from './015_inbound.js';
 import * as m016 from './016_backorder_index.js';
 import * as m017 from './017_callbacks.js';
+import * as m018 from './018_nudges.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '015_inbound': m015,
   '016_backorder_index': m016,
   '017_callbacks': m017,
+  '018_nudges': m018,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

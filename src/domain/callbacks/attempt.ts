@@ -39,8 +39,16 @@ class LostRace extends Error {}
  */
 export async function attemptDelivery(deps: Deps, accountId: number, rowId: number, jobId: number | null, retry = true): Promise<AttemptResult> {
   const db = deps.db.db;
-  const row = await db.selectFrom('callback_deliveries').selectAll().where('account_id', '=', accountId).where('id', '=', rowId).executeTakeFirst();
+  const read = () => db.selectFrom('callback_deliveries').selectAll().where('account_id', '=', accountId).where('id', '=', rowId).executeTakeFirst();
+  let row = await read();
   if (!row || row.state !== 'PENDING' || row.current_job_id !== jobId) return { state: null, outcome: null };
+  if (row.coalesce_key !== null) {
+    // A nudge stops coalescing before it is sent, and its body is read after that: an event committed
+    // later gets a delivery of its own, so no version is lost to a send already under way.
+    await db.updateTable('callback_deliveries').set({ coalesce_key: null }).where('account_id', '=', accountId).where('id', '=', rowId).execute();
+    row = await read();
+    if (!row || row.state !== 'PENDING' || row.current_job_id !== jobId) return { state: null, outcome: null };
+  }
 
   const startedAt = deps.clock.now();
   const target = await callbackTargetOf(db, deps.signer, row.app_id, startedAt);
@@ -145,7 +153,7 @@ export async function deliveryJobDead(deps: Deps, accountId: number, rowId: numb
   const iso = deps.clock.now().toISOString();
   await deps.db.db
     .updateTable('callback_deliveries')
-    .set({ state: 'DEAD', current_job_id: null, next_attempt_at: null, last_error: `the delivery job failed: ${error}`.slice(0, MAX_ERROR_LENGTH), updated_at: iso })
+    .set({ state: 'DEAD', current_job_id: null, next_attempt_at: null, coalesce_key: null, last_error: `the delivery job failed: ${error}`.slice(0, MAX_ERROR_LENGTH), updated_at: iso })
     .where('account_id', '=', accountId)
     .where('id', '=', rowId)
     .where('state', '=', 'PENDING')

@@ -15,7 +15,7 @@ export const DELIVER_CALLBACK = 'callbacks.deliver';
  */
 export const DELIVER_JOB_MAX_ATTEMPTS = 5;
 
-export const CALLBACK_KINDS = ['INITIATE_INGESTION', 'STOREFRONT_STATUS', 'DELETE_CONFIGURATION'] as const;
+export const CALLBACK_KINDS = ['INITIATE_INGESTION', 'STOREFRONT_STATUS', 'DELETE_CONFIGURATION', 'NUDGE'] as const;
 export type CallbackKind = (typeof CALLBACK_KINDS)[number];
 export const DELIVERY_STATES = ['PENDING', 'SUCCEEDED', 'DEAD'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
@@ -33,11 +33,18 @@ export interface NewDelivery {
   /** Relative to the app's callback base URL. */
   path: string;
   body: unknown;
+  /**
+   * Nudges only: while a delivery with this key is PENDING and unsent, this one replaces its body instead
+   * of adding a delivery (see nudges.ts).
+   */
+  coalesceKey?: string;
 }
 
 export interface CreatedDelivery {
   rowId: number;
   deliveryId: string;
+  /** False when the delivery coalesced into a pending one (its id and row are returned). */
+  created: boolean;
 }
 
 /**
@@ -45,7 +52,7 @@ export interface CreatedDelivery {
  * first job unless `queue` is false (a synchronous call: the caller sends it after the commit). Nothing is
  * sent here: network I/O never runs inside a transaction.
  */
-export async function createDelivery(tx: Tx, input: NewDelivery, now: Date, queue = true): Promise<CreatedDelivery> {
+export async function createDelivery(tx: Db, input: NewDelivery, now: Date, queue = true): Promise<CreatedDelivery> {
   const iso = now.toISOString();
   const deliveryId = randomUUID();
   const row = await tx
@@ -69,15 +76,25 @@ export async function createDelivery(tx: Tx, input: NewDelivery, now: Date, queu
       created_at: iso,
       updated_at: iso,
       delivered_at: null,
+      coalesce_key: input.coalesceKey ?? null,
     })
-    .returning('id')
+    // Only the partial unique index on coalesce_key can conflict (delivery_id is a fresh UUID). An upsert,
+    // not a read-then-insert: two concurrent transactions coalesce instead of one failing.
+    .onConflict((oc) =>
+      oc
+        .column('coalesce_key')
+        .where('coalesce_key', 'is not', null)
+        .doUpdateSet((eb) => ({ body: eb.ref('excluded.body'), updated_at: eb.ref('excluded.updated_at') })),
+    )
+    .returning(['id', 'delivery_id'])
     .executeTakeFirstOrThrow();
-  if (queue) await queueAttempt(tx, input.accountId, row.id, now);
-  return { rowId: row.id, deliveryId };
+  const created = row.delivery_id === deliveryId;
+  if (queue && created) await queueAttempt(tx, input.accountId, row.id, now);
+  return { rowId: row.id, deliveryId: row.delivery_id, created };
 }
 
 /** Enqueues the job of the next attempt and makes it the only one allowed to send (current_job_id). */
-export async function queueAttempt(tx: Tx, accountId: number, rowId: number, runAt: Date): Promise<number> {
+export async function queueAttempt(tx: Db, accountId: number, rowId: number, runAt: Date): Promise<number> {
   const jobId = await enqueueJob(
     tx,
     { type: DELIVER_CALLBACK, payload: { deliveryRowId: rowId } satisfies DeliverPayload, accountId, runAt, maxAttempts: DELIVER_JOB_MAX_ATTEMPTS },

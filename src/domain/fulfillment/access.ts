@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db, Tx } from '../../db/tx.js';
 import type { FulfillmentOrdersTable } from '../../db/schema.js';
 import type { Principal } from '../accounts/principal.js';
+import { emitNudge, type EventType } from '../callbacks/nudges.js';
 import type { RouteTotals } from './model.js';
 
 export type FulfillmentOrderRow = Selectable<FulfillmentOrdersTable>;
@@ -60,5 +61,28 @@ export async function routeTotals(db: Db | Tx, fo: Pick<FulfillmentOrderRow, 'ac
 }
 
 export async function touchFulfillmentOrder(tx: Tx, accountId: number, id: number, now: Date): Promise<void> {
-  await tx.updateTable('fulfillment_orders').set({ last_updated_ts: now.toISOString() }).where('account_id', '=', accountId).where('id', '=', id).execute();
+  const row = await tx
+    .updateTable('fulfillment_orders')
+    .set({ last_updated_ts: now.toISOString() })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returning('installation_id')
+    .executeTakeFirst();
+  if (row) await nudgeFulfillmentOrder(tx, accountId, id, row.installation_id, now);
+}
+
+/**
+ * The extension nudge of a fulfillment order whose last_updated_ts just became `now` (its version), to the
+ * integration that owes it (src/domain/callbacks/nudges.ts). Every version change nudges, the integration's
+ * own calls included: one rule is simpler to build on than a list of exceptions.
+ */
+export async function nudgeFulfillmentOrder(
+  tx: Tx,
+  accountId: number,
+  id: number,
+  installationId: number,
+  now: Date,
+  eventType: EventType = 'FULFILLMENT_ORDER_CHANGED',
+): Promise<void> {
+  await emitNudge(tx, { accountId, eventType, installationId, objectType: 'FULFILLMENT_ORDER', objectId: String(id), version: now.toISOString() }, now);
 }

@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import { failedPrecondition, invalidArgument, notFound } from '../errors.js';
-import { findOwnFulfillmentOrder, parseFulfillmentOrderId, routeTotals } from './access.js';
+import { findOwnFulfillmentOrder, nudgeFulfillmentOrder, parseFulfillmentOrderId, routeTotals } from './access.js';
 
 export interface AcknowledgeEntry {
   fulfillmentOrderId: unknown;
@@ -47,7 +47,10 @@ export async function acknowledgeFulfillmentOrder(tx: Tx, principal: Principal, 
     .where('status', '=', 'NEW')
     .returning('id')
     .executeTakeFirst();
-  if (moved) return { alreadyAcknowledged: false };
+  if (moved) {
+    await nudgeFulfillmentOrder(tx, fo.account_id, fo.id, fo.installation_id, now);
+    return { alreadyAcknowledged: false };
+  }
   const now2 = await findOwnFulfillmentOrder(tx, principal, { id: fo.id });
   if (now2?.status === 'ACCEPTED' && now2.external_order_id === externalOrderId) return { alreadyAcknowledged: true };
   throw failedPrecondition('the fulfillment order changed while acknowledging it; read it again');

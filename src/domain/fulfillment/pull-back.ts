@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/tx.js';
 import type { PullBackInput } from '../orders/fulfillment-port.js';
+import { nudgeFulfillmentOrder } from './access.js';
 
 /**
  * Tells the fulfillment side that units of a line are being taken back from a warehouse (resolutions §6).
@@ -16,7 +17,7 @@ export async function pullBackFromFulfillment(tx: Tx, input: PullBackInput): Pro
   if (input.quantity < 1) return;
   const fo = await tx
     .selectFrom('fulfillment_orders')
-    .select(['id', 'status'])
+    .select(['id', 'status', 'installation_id'])
     .where('account_id', '=', accountId)
     .where('order_id', '=', orderId)
     .where('warehouse_id', '=', warehouseId)
@@ -24,6 +25,7 @@ export async function pullBackFromFulfillment(tx: Tx, input: PullBackInput): Pro
   if (!fo || fo.status === 'REJECTED') return;
   const iso = now.toISOString();
   await tx.updateTable('fulfillment_orders').set({ last_updated_ts: iso }).where('account_id', '=', accountId).where('id', '=', fo.id).execute();
+  await nudgeFulfillmentOrder(tx, accountId, fo.id, fo.installation_id, now);
   if (fo.status !== 'ACCEPTED') return;
 
   const route = await tx
@@ -68,4 +70,6 @@ export async function pullBackFromFulfillment(tx: Tx, input: PullBackInput): Pro
     )
     .execute();
   await tx.updateTable('fulfillment_cancellation_requests').set({ updated_at: iso }).where('account_id', '=', accountId).where('id', '=', request.id).execute();
+  // need_to_cancel changed (a request opened or grew): its own event, so a partner may watch only that.
+  await nudgeFulfillmentOrder(tx, accountId, fo.id, fo.installation_id, now, 'CANCELLATION_REQUESTED');
 }

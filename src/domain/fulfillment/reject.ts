@@ -2,7 +2,7 @@ import type { Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import { failedPrecondition, invalidArgument, notFound } from '../errors.js';
 import { recomputeOrderStatus } from '../orders/status.js';
-import { findOwnFulfillmentOrder, parseFulfillmentOrderId, routeTotals } from './access.js';
+import { findOwnFulfillmentOrder, nudgeFulfillmentOrder, parseFulfillmentOrderId, routeTotals } from './access.js';
 import { openAlert } from './alerts.js';
 import type { RejectionReason } from './model.js';
 import { rerouteRejectedUnits } from './reroute.js';
@@ -54,6 +54,7 @@ export async function rejectFulfillmentOrder(tx: Tx, principal: Principal, entry
     .executeTakeFirst();
   // A parallel rejection recorded it first: the same outcome, nothing more to do.
   if (!moved) return;
+  await nudgeFulfillmentOrder(tx, fo.account_id, fo.id, fo.installation_id, now);
   await tx
     .updateTable('fulfillment_cancellation_requests')
     .set({ status: 'CLOSED', open_key: null, updated_at: iso })

@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/tx.js';
+import { nudgeFulfillmentOrder } from './access.js';
 
 /**
  * Creates the fulfillment orders an order's routes call for: one per (order, warehouse) where the warehouse
@@ -26,7 +27,7 @@ export async function syncFulfillmentOrders(tx: Tx, accountId: number, orderId: 
   for (const row of owed) if (!byWarehouse.has(row.warehouse_id)) byWarehouse.set(row.warehouse_id, row.installation_id);
   const iso = now.toISOString();
   for (const [warehouseId, installationId] of byWarehouse) {
-    await tx
+    const created = await tx
       .insertInto('fulfillment_orders')
       .values({
         account_id: accountId,
@@ -44,6 +45,8 @@ export async function syncFulfillmentOrders(tx: Tx, accountId: number, orderId: 
         last_updated_ts: iso,
       })
       .onConflict((oc) => oc.columns(['account_id', 'order_id', 'warehouse_id']).doNothing())
-      .execute();
+      .returning('id')
+      .executeTakeFirst();
+    if (created) await nudgeFulfillmentOrder(tx, accountId, created.id, installationId, now);
   }
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/tx.js';
+import { emitNudge, nudgeSubscribers } from '../callbacks/nudges.js';
 import { lockProductVariants, recordVariantStock, type VariantStockSnapshot } from '../listings/variant-stock.js';
 
 /**
@@ -54,5 +55,33 @@ export async function refreshVariantStock(tx: Db, accountId: number, productIds:
       channelFulfilled: Number(r.channel_fulfilled) === 1,
     });
   }
-  for (const [productId, stock] of byProduct) await recordVariantStock(tx, accountId, productId, stockSnapshot(stock), now);
+  const changed: number[] = [];
+  for (const [productId, stock] of byProduct) {
+    if ((await recordVariantStock(tx, accountId, productId, stockSnapshot(stock), now)) > 0) changed.push(productId);
+  }
+  if (changed.length > 0) await nudgeInventoryChanged(tx, accountId, changed, now);
+}
+
+/**
+ * VARIANT_INVENTORY_CHANGED to each storefront listing a changed product, if its app subscribed. The
+ * subscriber lookup comes first so that, when nobody subscribed, the variants are not read again.
+ */
+async function nudgeInventoryChanged(tx: Db, accountId: number, productIds: number[], now: Date): Promise<void> {
+  const subscribers = await nudgeSubscribers(tx, accountId, 'VARIANT_INVENTORY_CHANGED');
+  if (subscribers.size === 0) return;
+  const variants = await tx
+    .selectFrom('listing_variants')
+    .select(['storefront_id', 'sku', 'inventory_updated_at'])
+    .where('account_id', '=', accountId)
+    .where('product_id', 'in', productIds)
+    .where('storefront_id', 'in', [...subscribers.keys()])
+    .where('inventory_updated_at', '=', now.toISOString())
+    .execute();
+  for (const v of variants) {
+    await emitNudge(
+      tx,
+      { accountId, eventType: 'VARIANT_INVENTORY_CHANGED', installationId: v.storefront_id, objectType: 'VARIANT', objectId: v.sku, version: v.inventory_updated_at },
+      now,
+    );
+  }
 }

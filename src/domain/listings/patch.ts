@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/tx.js';
+import { emitNudge } from '../callbacks/nudges.js';
 import { notFound } from '../errors.js';
 import { writeAttributes, type AttributeOwner } from './attributes.js';
 import type { ListingPatch } from './listing-input.js';
@@ -157,6 +158,14 @@ export async function patchListing(
       .where('account_id', '=', accountId)
       .where('id', '=', listingId)
       .execute();
+  }
+  // The version is the listing's product poll position (poll_updated_at), what the product poll moves on.
+  if (productDataChanged) {
+    await emitNudge(
+      tx,
+      { accountId, eventType: 'LISTING_PRODUCT_DATA_CHANGED', installationId: listing.storefront_id, objectType: 'LISTING', objectId: String(listingId), version: iso },
+      now,
+    );
   }
   // has_channel_id follows the variants (a channel id set or cleared by this edit, or a variant added with one).
   if ((patch.variants ?? []).some((v) => v.channelId !== undefined)) await syncHasChannelId(tx, accountId, listingId);

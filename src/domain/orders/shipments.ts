@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/tx.js';
+import { emitNudge } from '../callbacks/nudges.js';
 import { invalidArgument, invalidField } from '../errors.js';
 import { takeKitComponentUnits } from './kit-routing.js';
 import { touchProductInventory } from '../inventory/stock-touch.js';
@@ -132,8 +133,22 @@ export async function recordShipment(tx: Tx, input: RecordShipmentInput): Promis
   }
 
   // A new package changes the order's view even when it ships nothing (tracking only).
-  await tx.updateTable('sales_orders').set({ last_updated_ts: nowIso }).where('account_id', '=', accountId).where('id', '=', orderId).execute();
+  const order = await tx
+    .updateTable('sales_orders')
+    .set({ last_updated_ts: nowIso })
+    .where('account_id', '=', accountId)
+    .where('id', '=', orderId)
+    .returning('storefront_id')
+    .executeTakeFirst();
   if (wanted.size > 0) await recomputeOrderStatus(tx, accountId, orderId, now);
+  // The storefront that sent the order hears of the package (a seller-created order has none to tell).
+  if (order?.storefront_id != null) {
+    await emitNudge(
+      tx,
+      { accountId, eventType: 'ORDER_SHIPPED', installationId: order.storefront_id, objectType: 'ORDER', objectId: String(orderId), version: nowIso },
+      now,
+    );
+  }
   return { packageId, alreadyRecorded: false };
 }
 

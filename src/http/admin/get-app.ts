@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../types.js';
 import type { Deps } from '../../deps.js';
-import { describeApp } from '../../domain/accounts/apps.js';
+import { EVENT_TYPES } from '../../domain/callbacks/nudges.js';
+import { describeAppCallbacks } from '../../domain/callbacks/subscriptions.js';
 import { Nullable, Timestamp } from '../schemas/common.js';
 import { ADMIN_ROUTE_CONFIG, AppKindSchema, AppParams, ScopeSchema, TAGS, adminResponses } from './schemas.js';
 
-const AppView = Type.Object(
+export const AppView = Type.Object(
   {
     appId: Type.Integer(),
     name: Type.String(),
@@ -20,6 +21,9 @@ const AppView = Type.Object(
     previousSecretsValidUntil: Nullable(
       Type.String({ format: 'date-time', description: 'until then the secrets replaced by the last rotation still work' }),
     ),
+    eventTypes: Type.Array(Type.String({ enum: [...EVENT_TYPES] }), {
+      description: 'the extension nudges the app subscribed to (docs/partners/callback-nudges.md)',
+    }),
   },
   {
     examples: [
@@ -35,6 +39,7 @@ const AppView = Type.Object(
         callbackBaseUrl: 'https://shipfast.example/callbacks',
         createdAt: '2026-11-21T22:13:08.123Z',
         previousSecretsValidUntil: null,
+        eventTypes: ['FULFILLMENT_ORDER_CHANGED', 'CANCELLATION_REQUESTED'],
       },
     ],
   },
@@ -52,6 +57,6 @@ export function registerGetApp(app: App, deps: Deps) {
         response: adminResponses({ 200: AppView }, [400, 401, 404]),
       },
     },
-    async (request) => describeApp(deps.db.db, request.params.appId),
+    async (request) => describeAppCallbacks(deps.db.db, request.params.appId),
   );
 }

@@ -8,6 +8,7 @@ import { registerCreateWarehouse } from './create-warehouse.js';
 import { registerAdminCustomStoreRoutes } from './custom-stores/index.js';
 import { registerGetAccount } from './get-account.js';
 import { registerGetApp } from './get-app.js';
+import { registerUpdateApp } from './update-app.js';
 import { registerAdminInboundReceiveRoutes } from './inbound/index.js';
 import { registerAdminImportTemplateRoutes } from './import-templates/index.js';
 import { registerInstallApp } from './install-app.js';
@@ -40,6 +41,7 @@ export function registerAdminRoutes(app: App, deps: Deps): void {
   registerAdminCustomStoreRoutes(app, deps);
   registerRegisterApp(app, deps);
   registerGetApp(app, deps);
+  registerUpdateApp(app, deps);
   registerRotateAppSecrets(app, deps);
   registerInstallApp(app, deps);
   registerListInstallations(app, deps);

@@ -1,0 +1,120 @@
+import type { Db } from '../../db/tx.js';
+import { createDelivery } from './deliveries.js';
+
+/**
+ * Extension nudges (issue 11 item 5; docs/partners/callback-nudges.md): beyond the contract, an app may
+ * subscribe to event types and receive a small signed POST {base}/events naming the object and the version
+ * to read, so it polls on a nudge instead of on a timer. Pull stays the truth (document 6.3): a nudge carries
+ * ids only, may arrive late, twice, or coalesced with later events, and is never needed for correctness.
+ */
+
+export const EVENT_TYPES = [
+  'FULFILLMENT_ORDER_CHANGED',
+  'CANCELLATION_REQUESTED',
+  'ORDER_SHIPPED',
+  'LISTING_PRODUCT_DATA_CHANGED',
+  'VARIANT_INVENTORY_CHANGED',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Who hears of an event: the integration owning the fulfillment order, or the storefront owning the object. */
+const AUDIENCE: Record<EventType, 'integration' | 'storefront'> = {
+  FULFILLMENT_ORDER_CHANGED: 'integration',
+  CANCELLATION_REQUESTED: 'integration',
+  ORDER_SHIPPED: 'storefront',
+  LISTING_PRODUCT_DATA_CHANGED: 'storefront',
+  VARIANT_INVENTORY_CHANGED: 'storefront',
+};
+
+export const NUDGE_PATH = '/events';
+
+/** installation id → app id, for the account's ACTIVE installations whose app subscribed and has a base URL. */
+export type Subscribers = ReadonlyMap<number, number>;
+
+/**
+ * Per transaction, so a change touching many objects pays one lookup per event type. Only transactions are
+ * cached (a plain connection would keep a stale answer across requests); a WeakMap lets them be collected.
+ */
+const cache = new WeakMap<object, Map<string, Subscribers>>();
+
+/**
+ * The installations of `accountId` that want `eventType`: one indexed lookup (or none, cached), so emitting
+ * where nobody subscribed costs next to nothing. Callers with an object to read first may skip it when empty.
+ */
+export async function nudgeSubscribers(tx: Db, accountId: number, eventType: EventType): Promise<Subscribers> {
+  const key = `${accountId}:${eventType}`;
+  const perTx = tx.isTransaction ? (cache.get(tx) ?? new Map<string, Subscribers>()) : null;
+  const hit = perTx?.get(key);
+  if (hit) return hit;
+  const rows = await tx
+    .selectFrom('app_event_subscriptions as s')
+    .innerJoin('installations as i', 'i.app_id', 's.app_id')
+    .innerJoin('apps as a', 'a.id', 's.app_id')
+    .select(['i.id', 'i.app_id'])
+    .where('s.event_type', '=', eventType)
+    .where('i.account_id', '=', accountId)
+    .where('i.status', '=', 'ACTIVE')
+    .where('a.callback_base_url', 'is not', null)
+    .execute();
+  const found: Subscribers = new Map(rows.map((r) => [Number(r.id), Number(r.app_id)]));
+  if (perTx) {
+    perTx.set(key, found);
+    cache.set(tx, perTx);
+  }
+  return found;
+}
+
+export interface NudgeEvent {
+  accountId: number;
+  eventType: EventType;
+  /** The storefront or integration the object belongs to. */
+  installationId: number;
+  objectType: string;
+  objectId: string;
+  /** What the partner reads back to know it is current: the object's updated timestamp or version id. */
+  version: string;
+}
+
+export interface NudgeBody {
+  eventType: EventType;
+  storefrontId?: string;
+  integrationId?: string;
+  objectType: string;
+  objectId: string;
+  version: string;
+  occurredAt: string;
+}
+
+/**
+ * Queues the nudge of one event in the transaction that causes it, when the owning installation's app
+ * subscribed. A nudge for the same (installation, event type, object) still PENDING and unsent takes the
+ * new version instead (coalescing a burst into one POST). Nothing is sent here.
+ */
+export async function emitNudge(tx: Db, event: NudgeEvent, now: Date): Promise<void> {
+  const appId = (await nudgeSubscribers(tx, event.accountId, event.eventType)).get(event.installationId);
+  if (appId === undefined) return;
+  const audience = AUDIENCE[event.eventType];
+  const id = String(event.installationId);
+  const body: NudgeBody = {
+    eventType: event.eventType,
+    ...(audience === 'storefront' ? { storefrontId: id } : { integrationId: id }),
+    objectType: event.objectType,
+    objectId: event.objectId,
+    version: event.version,
+    occurredAt: now.toISOString(),
+  };
+  await createDelivery(
+    tx,
+    {
+      accountId: event.accountId,
+      appId,
+      storefrontId: audience === 'storefront' ? event.installationId : null,
+      kind: 'NUDGE',
+      method: 'POST',
+      path: NUDGE_PATH,
+      body,
+      coalesceKey: `${event.installationId}:${event.eventType}:${event.objectId}`,
+    },
+    now,
+  );
+}
