@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { signCallback, signingString, verifyCallback } from '../../src/domain/callbacks/signing.js';
+import { verifyCallback } from '@mcs/partner-client';
+import { signCallback, signingString } from '../../src/domain/callbacks/signing.js';
 
 /** The published vectors (docs/partners/callbacks.md "Test vectors"): change both together or neither. */
 const SECRET = 'mcs-test-vector-secret-0001';
@@ -38,18 +39,18 @@ describe('callback signing (document 5.5)', () => {
     const headers = signCallback([SECOND, SECRET], AT, 'GET', '/callbacks/v2/storefront/status/7', null);
     assert.equal(headers['X-Service-Signature'], `v1=${VECTORS[3].hex},v1=${VECTORS[1].hex}`);
     for (const secrets of [[SECRET], [SECOND], [SECRET, SECOND]]) {
-      assert.deepEqual(verifyCallback({ headers: { ...headers }, method: 'GET', pathWithQuery: '/callbacks/v2/storefront/status/7', body: null, secrets, now: AT }), { ok: true });
+      assert.deepEqual(verifyCallback({ headers: { ...headers }, method: 'GET', pathWithQuery: '/callbacks/v2/storefront/status/7', secrets, now: AT }), { ok: true, timestamp: 1767225600 });
     }
   });
 
   it('verifies in the order of 5.5: headers, timestamp window, then the signature over the raw body', () => {
     const headers = { 'x-service-timestamp': '1767225600', 'x-service-signature': `v1=${VECTORS[0].hex}` };
-    const base = { method: 'POST', pathWithQuery: '/callbacks/ingestion/initiate', body: Buffer.from(BODY), secrets: [SECRET], now: AT };
-    assert.deepEqual(verifyCallback({ ...base, headers }), { ok: true });
-    assert.equal(verifyCallback({ ...base, headers: { 'x-service-timestamp': '1767225600' } }).ok, false);
-    assert.deepEqual(verifyCallback({ ...base, headers, now: new Date(AT.getTime() + 301_000) }), { ok: false, reason: 'timestamp outside the tolerance' });
+    const base = { method: 'POST', pathWithQuery: '/callbacks/ingestion/initiate', rawBody: Buffer.from(BODY), secrets: [SECRET], now: AT };
+    assert.deepEqual(verifyCallback({ ...base, headers }), { ok: true, timestamp: 1767225600 });
+    assert.deepEqual(verifyCallback({ ...base, headers: { 'x-service-timestamp': '1767225600' } }), { ok: false, reason: 'missing-signature' });
+    assert.deepEqual(verifyCallback({ ...base, headers, now: new Date(AT.getTime() + 301_000) }), { ok: false, reason: 'timestamp-out-of-tolerance' });
     assert.equal(verifyCallback({ ...base, headers, now: new Date(AT.getTime() - 300_000) }).ok, true);
-    assert.equal(verifyCallback({ ...base, headers, body: Buffer.from(BODY.replace('7', '8')) }).ok, false);
+    assert.equal(verifyCallback({ ...base, headers, rawBody: Buffer.from(BODY.replace('7', '8')) }).ok, false);
     assert.equal(verifyCallback({ ...base, headers, pathWithQuery: '/ingestion/initiate' }).ok, false, 'the base path prefix is signed');
     assert.equal(verifyCallback({ ...base, headers, secrets: ['another'] }).ok, false);
   });
