@@ -143,8 +143,10 @@ export async function createInboundShipment(tx: Tx, principal: Principal, input:
   if (refusal !== null) throw permissionDenied(refusal);
   let vendor;
   if (input.vendor_id !== undefined) {
-    vendor = await getVendor(tx, accountId, input.vendor_id).catch(() => {
-      throw invalidField('vendor_id', `vendor ${input.vendor_id} not found in this account`);
+    // A body reference that names nothing is bad input (400); any other failure (the database) stays what it is.
+    vendor = await getVendor(tx, accountId, input.vendor_id).catch((error: unknown) => {
+      if (isAppError(error) && error.code === 'NOT_FOUND') throw invalidField('vendor_id', `vendor ${input.vendor_id} not found in this account`);
+      throw error;
     });
     if (vendor.name_lower !== input.vendor_name.trim().toLowerCase()) {
       throw invalidField('vendor_name', `"${input.vendor_name}" is not the name of vendor ${vendor.id} ("${vendor.name}")`);
