@@ -1,4 +1,4 @@
-import { sql, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { VendorsTable } from '../../db/schema.js';
 import type { Db } from '../../db/tx.js';
 import { isUniqueViolation } from '../../db/tx.js';
@@ -89,6 +89,23 @@ function optionalText(value: string | null | undefined): string | null | undefin
   return trimmed === '' ? null : trimmed;
 }
 
+/** A new vendor as both creators write it: the details given, the rest empty, not archived. */
+function newVendorRow(accountId: number, name: string, iso: string, input: VendorInput): Insertable<VendorsTable> {
+  return {
+    account_id: accountId,
+    name,
+    name_lower: name.toLowerCase(),
+    address: optionalText(input.address) ?? null,
+    lead_time_days: input.leadTimeDays ?? null,
+    payment_window_days: input.paymentWindowDays ?? null,
+    notes: optionalText(input.notes) ?? null,
+    contact: optionalText(input.contact) ?? null,
+    archived_at: null,
+    created_at: iso,
+    updated_at: iso,
+  };
+}
+
 function nameTaken(name: string, accountId: number) {
   return alreadyExists(`a vendor named "${name}" already exists in account ${accountId} (names compare case-insensitively)`);
 }
@@ -111,19 +128,7 @@ export async function createVendor(db: Db, accountId: number, input: VendorInput
   try {
     return await db
       .insertInto('vendors')
-      .values({
-        account_id: accountId,
-        name,
-        name_lower: name.toLowerCase(),
-        address: optionalText(input.address) ?? null,
-        lead_time_days: input.leadTimeDays ?? null,
-        payment_window_days: input.paymentWindowDays ?? null,
-        notes: optionalText(input.notes) ?? null,
-        contact: optionalText(input.contact) ?? null,
-        archived_at: null,
-        created_at: iso,
-        updated_at: iso,
-      })
+      .values(newVendorRow(accountId, name, iso, input))
       .returningAll()
       .executeTakeFirstOrThrow();
   } catch (error) {
@@ -208,19 +213,7 @@ export async function findOrCreateVendorByName(db: Db, accountId: number, rawNam
     const iso = now.toISOString();
     vendor = await db
       .insertInto('vendors')
-      .values({
-        account_id: accountId,
-        name,
-        name_lower: name.toLowerCase(),
-        address: null,
-        lead_time_days: null,
-        payment_window_days: null,
-        notes: null,
-        contact: null,
-        archived_at: null,
-        created_at: iso,
-        updated_at: iso,
-      })
+      .values(newVendorRow(accountId, name, iso, { name }))
       .onConflict((oc) => oc.columns(['account_id', 'name_lower']).doNothing())
       .returningAll()
       .executeTakeFirst();
