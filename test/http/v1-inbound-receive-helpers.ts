@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from '../helpers/app.js';
 import { bearer } from '../helpers/fixtures.js';
-import { postShipment, type ShipmentRecord } from './v1-inbound-helpers.js';
+import { createShipment as createShipmentFrom, type ShipmentRecord } from './v1-inbound-helpers.js';
 
 /** Shared by the inbound receiving tests (not a test file itself). */
 
@@ -33,7 +33,6 @@ export interface InventoryRecord {
   lastInventoryUpdateTs: string;
 }
 
-
 /** Creates a shipment (unknown SKUs created with it) and asserts it was accepted. */
 export async function createShipment(
   t: TestApp,
@@ -42,7 +41,7 @@ export async function createShipment(
   products: Record<string, unknown>[],
   extra: Record<string, unknown> = {},
 ): Promise<ShipmentRecord> {
-  const res = await postShipment(t, token, {
+  return createShipmentFrom(t, token, {
     inbound_shipment_products: products,
     status: 'SHIPPED',
     vendor_name: 'Acme Ceramics',
@@ -51,8 +50,6 @@ export async function createShipment(
     create_new_products: true,
     ...extra,
   });
-  assert.equal(res.statusCode, 200, res.body);
-  return res.json() as ShipmentRecord;
 }
 
 export function receive(t: TestApp, token: string, shipmentId: number, products: unknown, url?: string): Promise<LightMyRequestResponse> {
