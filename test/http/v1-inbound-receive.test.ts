@@ -165,6 +165,9 @@ describe('v1 inbound shipment receipts', () => {
     assertV1Error(await post({ products: [{ quantity: 1 }] }), 400, /needs sku or product_id/);
     assertV1Error(await post({ products: [{ sku: 'RCV-M', quantity: 1, unit_item_cost: -1 }] }), 400);
     assertV1Error(await post({ products: [{ sku: 'RCV-M', quantity: 1, unit_item_cost: '1.00001' }] }), 400, /more than 4 decimals/);
+    // Ten times the cap, every entry also bad: one message naming the cap, no per-entry work.
+    const capOnly = assertV1Error(await post({ products: Array.from({ length: 5000 }, () => ({ sku: '', quantity: 0 })) }), 400, /500/);
+    assert.equal(capOnly.length, 1, capOnly.join('\n'));
     assertV1Error(await receive(t, seller(), 0, [{ sku: 'RCV-M', quantity: 1 }]), 400);
     assertV1Error(await receive(t, seller(), 2147483647, [{ sku: 'RCV-M', quantity: 1 }]), 404);
     assert.equal(await receipts(shipment.id), 0);

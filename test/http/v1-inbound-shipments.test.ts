@@ -249,6 +249,10 @@ describe('v1 inbound shipments: create and read', () => {
       const many = Array.from({ length: 501 }, (_, i) => ({ sku: `S-${i}`, quantity: 1 }));
       const messages = assertV1Error(await postShipment(t, seed.sellerToken, { ...valid(), inbound_shipment_products: many }), 400, /500/);
       assert.equal(messages.length, 1, messages.join('\n'));
+      // Ten times the cap, every entry also bad: refused by the cap alone, before any per-entry check.
+      const tenfold = Array.from({ length: 5000 }, () => ({ sku: '', quantity: -1 }));
+      const capOnly = assertV1Error(await postShipment(t, seed.sellerToken, { ...valid(), inbound_shipment_products: tenfold }), 400, /500/);
+      assert.equal(capOnly.length, 1, capOnly.join('\n'));
     });
 
     it('malformed JSON, and no body at all', async () => {
