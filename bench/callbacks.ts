@@ -12,8 +12,10 @@
  *   deliveries/s = events / (last received − worker start);
  * - burst: as many events committed back to back as BENCH_CALLBACKS_QUEUED, with the worker running: the rate
  *   and the latency from each commit to its arrival at the receiver;
- * - paced: BENCH_CALLBACKS_RATE events/s (default 20) for BENCH_CALLBACKS_SECONDS (default 10) with the worker
- *   running: latency when the worker is mostly idle (its poll interval shows here).
+ * - sustained: BENCH_CALLBACKS_SUSTAINED_RATE events/s (default 400, below the drain rate) for
+ *   BENCH_CALLBACKS_SECONDS (default 10) with the worker running: latency under steady heavy load;
+ * - paced: BENCH_CALLBACKS_RATE events/s (default 20) for BENCH_CALLBACKS_SECONDS with the worker running:
+ *   latency when the worker is mostly idle (each commit wakes it; no poll interval to wait out).
  *
  *   npm run bench:callbacks
  *   BENCH_SCENARIOS=paced BENCH_OUTPUT=- npm run bench:callbacks
@@ -39,7 +41,7 @@ import { envInt, machineLines } from './common.js';
 import { runMain, selectedScenarios, writeSection } from './harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SCENARIOS = ['drain', 'burst', 'paced'] as const;
+const SCENARIOS = ['drain', 'burst', 'sustained', 'paced'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 interface Outcome {
@@ -90,7 +92,7 @@ function latencies(s: Setup, from: number): { p50: number; p99: number; max: num
   return { p50: percentile(values, 50), p99: percentile(values, 99), max: values.at(-1)! };
 }
 
-async function scenario(s: Setup, name: ScenarioName, queued: number, rate: number, seconds: number): Promise<Outcome> {
+async function scenario(s: Setup, name: ScenarioName, queued: number, rates: { sustained: number; paced: number }, seconds: number): Promise<Outcome> {
   const before = s.sim.calls.length;
   const rejectedBefore = s.sim.calls.filter((c) => !c.verified).length;
   const rejected = () => s.sim.calls.filter((c) => !c.verified).length - rejectedBefore;
@@ -115,6 +117,7 @@ async function scenario(s: Setup, name: ScenarioName, queued: number, rate: numb
     if (name === 'burst') {
       for (; count < queued; count++) await event(s, count);
     } else {
+      const rate = name === 'sustained' ? rates.sustained : rates.paced;
       const gapMs = 1000 / rate;
       for (; count < rate * seconds; count++) {
         await event(s, count);
@@ -125,7 +128,8 @@ async function scenario(s: Setup, name: ScenarioName, queued: number, rate: numb
     await arrivals(s.sim, before + count, 600_000);
     const last = Math.max(...[...s.arrived.values()]);
     const elapsed = (last - started) / 1000;
-    const title = name === 'burst' ? `burst: ${count} events committed back to back, worker running` : `paced: ${rate} events/s for ${seconds} s, worker running`;
+    const title =
+      name === 'burst' ? `burst: ${count} events committed back to back, worker running` : `${name}: ${count / seconds} events/s for ${seconds} s, worker running`;
     return { scenario: name, title, deliveries: count, seconds: elapsed, perSecond: count / elapsed, ...latencies(s, started), rejected: rejected() };
   } finally {
     await worker.stop();
@@ -134,7 +138,7 @@ async function scenario(s: Setup, name: ScenarioName, queued: number, rate: numb
 
 async function main(): Promise<void> {
   const queued = envInt('BENCH_CALLBACKS_QUEUED', 2000, 1);
-  const rate = envInt('BENCH_CALLBACKS_RATE', 20, 1);
+  const rates = { sustained: envInt('BENCH_CALLBACKS_SUSTAINED_RATE', 400, 1), paced: envInt('BENCH_CALLBACKS_RATE', 20, 1) };
   const seconds = envInt('BENCH_CALLBACKS_SECONDS', 10, 1);
   const selected = selectedScenarios(SCENARIOS);
   const loadBefore = os.loadavg()[0]!;
@@ -161,7 +165,7 @@ async function main(): Promise<void> {
     const installed = await withTx(deps.db.db, (tx) => installApp(tx, account.accountId, { appId: app.appId, storefrontName: 'Bench shop' }, now));
     const setup: Setup = { deps, sim, accountId: account.accountId, storefrontId: installed.storefrontId!, committed: new Map(), arrived };
     for (const name of selected) {
-      const outcome = await scenario(setup, name, queued, rate, seconds);
+      const outcome = await scenario(setup, name, queued, rates, seconds);
       process.stdout.write(`${outcome.title}: ${outcome.perSecond.toFixed(0)} deliveries/s, p50 ${outcome.p50?.toFixed(0) ?? '–'} ms, p99 ${outcome.p99?.toFixed(0) ?? '–'} ms\n`);
       outcomes.push(outcome);
     }
@@ -177,7 +181,8 @@ async function main(): Promise<void> {
     '',
     '`npm run bench:callbacks` (bench/callbacks.ts): ingestion-request callbacks through the real outbox, delivery job and sender',
     '(signed, loopback HTTP) to partner-sim in the same process (verifies each call with the partner client), the worker',
-    'inline with its default settings (one job at a time, 1 s idle poll), SQLite in a temporary DATA_DIR.',
+    'inline with its default settings (WORKER_CALLBACK_CONCURRENCY=8 delivery lanes beside the main loop, woken by each',
+    'commit that queues a delivery), SQLite in a temporary DATA_DIR.',
     '',
     ...machineLines('one process: service domain code, inline worker and receiver', loadBefore),
     '- latency = from the event\'s commit (requestIngestion in its own transaction) to its arrival at the receiver',

@@ -26,6 +26,11 @@ export interface Config {
   redisUrl: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   worker: 'inline' | 'off';
+  /**
+   * WORKER_CALLBACK_CONCURRENCY: callback deliveries a worker process sends at once, beside its main loop
+   * (src/jobs/worker.ts). Each waits mostly on the partner, up to the 15 s send timeout.
+   */
+  workerCallbackConcurrency: number;
   jsonBodyLimitBytes: number;
   uploadBodyLimitBytes: number;
   /** Days a SUCCEEDED job is kept before the retention sweep deletes it; 0 keeps them all. */
@@ -140,6 +145,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     logLevel,
     worker,
+    workerCallbackConcurrency: int('WORKER_CALLBACK_CONCURRENCY', 8, 0, 256),
     jsonBodyLimitBytes: int('JSON_BODY_LIMIT_MB', 10, 1, 1024) * MIB,
     uploadBodyLimitBytes: int('UPLOAD_BODY_LIMIT_MB', 200, 1, 4096) * MIB,
     jobRetentionDays: int('JOB_RETENTION_DAYS', 7, 0, 3650),

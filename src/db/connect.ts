@@ -3,6 +3,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { withStatementCache } from './statement-cache.js';
 import { ensurePrivateDir, ensurePrivateFile, narrowExistingFile } from '../lib/private-files.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -104,7 +105,7 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
     }
   }, 60 * 60 * 1000);
   optimizer.unref();
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     dialect: 'sqlite',

@@ -24,10 +24,37 @@ export function withTx<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return runJournaled(fn, (body) => runTransaction(db, body));
 }
 
+/** Callbacks to run once a transaction has committed, by transaction (never kept past it). */
+const commitCallbacks = new WeakMap<Db, Set<() => void>>();
+
+/**
+ * Runs `callback` once the transaction `db` belongs to has committed (at once when `db` is not a
+ * transaction): for signals that must not be seen before the data they announce, such as waking a job
+ * worker for a job that a concurrent reader could not see yet. Not run when the transaction rolls back.
+ * The same callback registered twice in one transaction runs once. Only transactions opened by withTx run
+ * them. A callback must not throw; it runs after the caller's result is final.
+ */
+export function afterCommit(db: Db, callback: () => void): void {
+  if (!db.isTransaction) {
+    queueMicrotask(callback);
+    return;
+  }
+  let callbacks = commitCallbacks.get(db);
+  if (!callbacks) commitCallbacks.set(db, (callbacks = new Set()));
+  callbacks.add(callback);
+}
+
 async function runTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
+    let current: Tx | null = null;
     try {
-      return await db.transaction().execute(fn);
+      const result = await db.transaction().execute((tx) => {
+        current = tx;
+        return fn(tx);
+      });
+      const callbacks = commitCallbacks.get(current!);
+      if (callbacks) for (const callback of callbacks) callback();
+      return result;
     } catch (error) {
       if (attempt >= MAX_ATTEMPTS || !isRetryableTxError(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt + Math.random() * 10));

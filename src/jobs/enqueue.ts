@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { afterCommit } from '../db/tx.js';
+import { announcerOf } from './notify.js';
 
 export const DEFAULT_MAX_ATTEMPTS = 10;
 
@@ -52,5 +54,6 @@ export async function enqueueJob(tx: Kysely<Database>, input: EnqueueJobInput, n
     .onConflict((oc) => oc.doNothing())
     .returning('id')
     .executeTakeFirst();
+  if (row) afterCommit(tx, announcerOf(input.type));
   return row?.id ?? null;
 }

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { DbHandle } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
-import { withTx } from '../db/tx.js';
+import { withTx, type Tx } from '../db/tx.js';
 import { retryDelayMs } from './backoff.js';
 import { toJob, type Job } from './types.js';
 
@@ -22,11 +22,15 @@ function isDue(nowIso: string) {
  * One statement, so it is atomic without a transaction. On PostgreSQL the inner SELECT takes the row
  * with FOR UPDATE SKIP LOCKED, so concurrent workers pick different rows instead of queueing on one; the
  * outer WHERE repeats the due test so a row changed meanwhile is not claimed. SQLite runs one writer at
- * a time, so the conditional UPDATE alone claims the row exactly once.
+ * a time, so the conditional UPDATE alone claims the row exactly once. `types` limits the claim to those job
+ * types.
  */
-export async function claimNextJob(handle: DbHandle, owner: string, now: Date, leaseMs: number): Promise<Job | null> {
+export async function claimNextJob(handle: DbHandle, owner: string, now: Date, leaseMs: number, types?: readonly string[]): Promise<Job | null> {
   const nowIso = now.toISOString();
-  let next = handle.db.selectFrom('jobs').select('id').where(isDue(nowIso)).orderBy('run_at').orderBy('id').limit(1);
+  let next = handle.db.selectFrom('jobs').select('id').where(isDue(nowIso));
+  // Only these types (a worker's concurrent lanes); an empty list claims nothing.
+  if (types) next = types.length === 0 ? next.where(sql<boolean>`1 = 0`) : next.where('type', 'in', types);
+  next = next.orderBy('run_at').orderBy('id').limit(1);
   if (handle.dialect === 'postgres') next = next.forUpdate().skipLocked();
   const row = await handle.db
     .updateTable('jobs')
@@ -76,6 +80,18 @@ export async function finishAttempt(
   now: Date,
   outcome: AttemptOutcome,
 ): Promise<FinishResult> {
+  return withTx(handle.db, (tx) => finishAttemptIn(tx, job, owner, startedAt, now, outcome));
+}
+
+/** finishAttempt in the caller's transaction (a handler's JobRun.succeedIn). */
+export async function finishAttemptIn(
+  tx: Tx,
+  job: Job,
+  owner: string,
+  startedAt: Date,
+  now: Date,
+  outcome: AttemptOutcome,
+): Promise<FinishResult> {
   const nowIso = now.toISOString();
   const error = outcome.ok ? null : outcome.error.slice(0, MAX_ERROR_LENGTH);
   let status: 'SUCCEEDED' | 'PENDING' | 'DEAD';
@@ -86,36 +102,34 @@ export async function finishAttempt(
     status = 'PENDING';
     runAt = new Date(now.getTime() + retryDelayMs(job.attempts)).toISOString();
   }
-  return withTx(handle.db, async (tx) => {
-    const updated = await tx
-      .updateTable('jobs')
-      .set({
-        status,
-        run_at: runAt,
-        lease_owner: null,
-        lease_expires_at: null,
-        ...(error === null ? {} : { last_error: error }),
-        updated_at: nowIso,
-        finished_at: status === 'PENDING' ? null : nowIso,
-      })
-      .where('id', '=', job.id)
-      .where('status', '=', 'RUNNING')
-      .where('lease_owner', '=', owner)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return { status: null };
-    await tx
-      .insertInto('job_attempts')
-      .values({
-        account_id: job.accountId,
-        job_id: job.id,
-        attempt: job.attempts,
-        worker: owner,
-        outcome: outcome.ok ? 'SUCCEEDED' : 'FAILED',
-        error,
-        started_at: startedAt.toISOString(),
-        finished_at: nowIso,
-      })
-      .execute();
-    return status === 'PENDING' ? { status, nextRunAt: runAt } : { status };
-  });
+  const updated = await tx
+    .updateTable('jobs')
+    .set({
+      status,
+      run_at: runAt,
+      lease_owner: null,
+      lease_expires_at: null,
+      ...(error === null ? {} : { last_error: error }),
+      updated_at: nowIso,
+      finished_at: status === 'PENDING' ? null : nowIso,
+    })
+    .where('id', '=', job.id)
+    .where('status', '=', 'RUNNING')
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) return { status: null };
+  await tx
+    .insertInto('job_attempts')
+    .values({
+      account_id: job.accountId,
+      job_id: job.id,
+      attempt: job.attempts,
+      worker: owner,
+      outcome: outcome.ok ? 'SUCCEEDED' : 'FAILED',
+      error,
+      started_at: startedAt.toISOString(),
+      finished_at: nowIso,
+    })
+    .execute();
+  return status === 'PENDING' ? { status, nextRunAt: runAt } : { status };
 }

@@ -12,13 +12,24 @@ import { REPORT_RETENTION_SWEEP, runReportRetentionSweep } from './handlers/repo
 export class JobRegistry {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly deadHandlers = new Map<string, JobDeadHandler>();
+  private readonly concurrent = new Set<string>();
 
-  /** `onDead` runs once the job is DEAD, so what it was working on is not left half-done forever. */
-  register(type: string, handler: JobHandler, onDead?: JobDeadHandler): this {
+  /**
+   * `onDead` runs once the job is DEAD, so what it was working on is not left half-done forever.
+   * `concurrent`: the job mostly waits on the network and does little database work (a callback
+   * delivery), so a worker may run many at once in its concurrent lanes (worker.ts).
+   */
+  register(type: string, handler: JobHandler, onDead?: JobDeadHandler, options: { concurrent?: boolean } = {}): this {
     if (this.handlers.has(type)) throw new Error(`job type ${type} is already registered`);
     this.handlers.set(type, handler);
     if (onDead) this.deadHandlers.set(type, onDead);
+    if (options.concurrent) this.concurrent.add(type);
     return this;
+  }
+
+  /** The types the concurrent lanes run. */
+  concurrentTypes(): string[] {
+    return [...this.concurrent];
   }
 
   get(type: string): JobHandler | undefined {
@@ -44,5 +55,5 @@ export function defaultJobRegistry(): JobRegistry {
     .register(RUN_REPORT_JOB, runReport, reportJobDead)
     .register(RUN_IMPORT_VALIDATION_JOB, runImportValidation, importValidationJobDead)
     .register(REPORT_RETENTION_SWEEP, runReportRetentionSweep)
-    .register(DELIVER_CALLBACK, runDeliverCallback, deliverCallbackJobDead);
+    .register(DELIVER_CALLBACK, runDeliverCallback, deliverCallbackJobDead, { concurrent: true });
 }

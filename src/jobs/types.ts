@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { JobsTable } from '../db/schema.js';
+import type { Tx } from '../db/tx.js';
 
 export const JOB_STATUSES = ['PENDING', 'RUNNING', 'SUCCEEDED', 'DEAD'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -29,7 +30,17 @@ export interface Job {
  * edge) and keep network I/O out of it. Throwing fails the attempt (retried with backoff, then DEAD).
  * A job may run more than once (a worker that loses its lease), so handlers must be idempotent.
  */
-export type JobHandler = (deps: Deps, job: Job) => Promise<void>;
+export type JobHandler = (deps: Deps, job: Job, run: JobRun) => Promise<void>;
+
+/** What a handler may ask of the worker running its job. */
+export interface JobRun {
+  /**
+   * Records the job's success in the handler's own transaction `tx`, so its last write and the job's
+   * completion commit together (one transaction instead of two). Once that transaction commits, the
+   * worker records nothing more for this attempt, even if the handler throws afterwards.
+   */
+  succeedIn(tx: Tx): Promise<void>;
+}
 
 /**
  * Called once a job is DEAD (its last attempt failed, or the worker running it died and no attempt is

@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Deps } from '../deps.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
-import { claimNextJob, finishAttempt, renewLease, type AttemptOutcome, type FinishResult } from './lease.js';
+import { afterCommit } from '../db/tx.js';
+import { claimNextJob, finishAttempt, finishAttemptIn, renewLease, type AttemptOutcome, type FinishResult } from './lease.js';
 import { defaultJobRegistry, type JobRegistry } from './registry.js';
 import { RECURRING_JOBS, enqueueDueSchedules, ensureSchedules, type RecurringJob } from './schedules.js';
-import type { Job } from './types.js';
+import { onJobsQueued } from './notify.js';
+import type { Job, JobRun } from './types.js';
 
 export interface WorkerOptions {
   /** Lease owner name; default host:pid:random. */
@@ -18,6 +20,11 @@ export interface WorkerOptions {
   leaseMs?: number;
   /** How often (service clock) the recurring schedules are checked. */
   scheduleCheckMs?: number;
+  /**
+   * Lanes that run only the registry's concurrent job types (callback deliveries), beside the main loop;
+   * default WORKER_CALLBACK_CONCURRENCY. 0 leaves every job to the main loop, one at a time.
+   */
+  concurrentLanes?: number;
 }
 
 const DEFAULTS = { pollMs: 1000, leaseMs: 5 * 60_000, scheduleCheckMs: 15_000 };
@@ -35,10 +42,22 @@ export function pollDelayMs(pollMs: number, failures: number): number {
   return Math.min(Math.max(pollMs, 250) * 2 ** Math.min(failures, 16), MAX_POLL_BACKOFF_MS);
 }
 
+/** One polling loop of a worker: the main loop (every type, the schedules) or a concurrent lane. */
+interface Loop {
+  name: string;
+  /** The types it claims; undefined: every type. */
+  types: readonly string[] | undefined;
+  /** Set while it sleeps: ends the sleep. */
+  wake: (() => void) | null;
+}
+
 /**
- * Runs due jobs one at a time until stopped. Several workers (in one process or many) can share a
+ * Runs due jobs until stopped: the main loop runs every type one at a time, and concurrentLanes more loops
+ * run only the concurrent types (I/O-bound work such as callback deliveries, which would otherwise queue
+ * behind one another while each waits on a partner). Several workers (in one process or many) can share a
  * database: claims are atomic (src/jobs/lease.ts). A job handler's failure, or a database error, is logged
- * and never ends the loop. stop() lets the running job finish first.
+ * and never ends a loop. A job queued in this process wakes a sleeping loop at once (notify.ts); jobs
+ * queued elsewhere are found by polling. stop() lets the running jobs finish first.
  */
 export class JobWorker {
   readonly id: string;
@@ -47,11 +66,13 @@ export class JobWorker {
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private readonly scheduleCheckMs: number;
+  private readonly loops: Loop[];
+  private readonly concurrentTypes: ReadonlySet<string>;
   private nextScheduleCheck = 0;
   private schedulesEnsured = false;
   private stopping = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
+  private running: Promise<void> | null = null;
+  private stopListening: (() => void) | null = null;
 
   constructor(
     private readonly deps: Deps,
@@ -63,56 +84,78 @@ export class JobWorker {
     this.pollMs = options.pollMs ?? DEFAULTS.pollMs;
     this.leaseMs = options.leaseMs ?? DEFAULTS.leaseMs;
     this.scheduleCheckMs = options.scheduleCheckMs ?? DEFAULTS.scheduleCheckMs;
+    const concurrentTypes = this.registry.concurrentTypes();
+    this.concurrentTypes = new Set(concurrentTypes);
+    const lanes = concurrentTypes.length === 0 ? 0 : (options.concurrentLanes ?? deps.config.workerCallbackConcurrency);
+    this.loops = [{ name: 'main', types: undefined, wake: null }];
+    for (let i = 1; i <= lanes; i++) this.loops.push({ name: `lane ${i}`, types: concurrentTypes, wake: null });
   }
 
-  /** Starts the loop in the background. */
+  /** Starts the loops in the background. */
   start(): void {
-    if (this.loop) return;
+    if (this.running) return;
     this.stopping = false;
-    this.deps.log.info({ worker: this.id, types: this.registry.types() }, 'job worker started');
-    this.loop = this.runLoop();
+    this.stopListening = onJobsQueued((type) => this.wakeOneFor(type));
+    this.deps.log.info({ worker: this.id, types: this.registry.types(), concurrentLanes: this.loops.length - 1 }, 'job worker started');
+    this.running = Promise.all(this.loops.map((loop) => this.runLoop(loop))).then(() => undefined);
   }
 
-  /** Asks the loop to end and waits for the job in hand to finish. */
+  /** Asks the loops to end and waits for the jobs in hand to finish. */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wake?.();
-    await this.loop;
-    this.loop = null;
+    this.stopListening?.();
+    this.stopListening = null;
+    for (const loop of this.loops) loop.wake?.();
+    await this.running;
+    this.running = null;
     this.deps.log.info({ worker: this.id }, 'job worker stopped');
   }
 
-  private async runLoop(): Promise<void> {
+  /** Wakes one sleeping loop that can run `type`: a lane for a concurrent type, else the main loop. */
+  private wakeOneFor(type: string): void {
+    if (this.stopping) return;
+    const candidates = this.concurrentTypes.has(type) ? this.loops.slice(1).concat(this.loops[0]!) : [this.loops[0]!];
+    candidates.find((loop) => loop.wake !== null)?.wake?.();
+  }
+
+  private async runLoop(loop: Loop): Promise<void> {
     let failures = 0;
     while (!this.stopping) {
       let ran = false;
       try {
-        await this.runSchedulesIfDue();
-        ran = await this.runOnce();
-        if (failures > 0) this.deps.log.info({ worker: this.id, failures }, 'job worker polls succeed again');
+        if (loop.types === undefined) await this.runSchedulesIfDue();
+        const startedAt = this.deps.clock.now();
+        const job = await claimNextJob(this.deps.db, this.id, startedAt, this.leaseMs, loop.types);
+        if (job) {
+          ran = true;
+          // More may be due (a burst): bring one more sleeping lane in, which does the same in turn.
+          if (this.concurrentTypes.has(job.type)) this.loops.slice(1).find((other) => other !== loop && other.wake !== null)?.wake?.();
+          await this.execute(job, startedAt);
+        }
+        if (failures > 0) this.deps.log.info({ worker: this.id, loop: loop.name, failures }, 'job worker polls succeed again');
         failures = 0;
       } catch (error) {
         // The database may be unreachable for a while (restart, failover): back off instead of spinning.
         failures++;
         const retryInMs = pollDelayMs(this.pollMs, failures);
-        const fields = { err: error, worker: this.id, failures, retryInMs };
+        const fields = { err: error, worker: this.id, loop: loop.name, failures, retryInMs };
         if (isDatabaseUnavailable(error)) this.deps.log.warn(fields, 'job worker poll failed: the database is unavailable');
         else this.deps.log.error(fields, 'job worker poll failed');
       }
-      if (!ran && !this.stopping) await this.sleep(pollDelayMs(this.pollMs, failures));
+      if (!ran && !this.stopping) await this.sleep(loop, pollDelayMs(this.pollMs, failures));
     }
   }
 
-  private sleep(ms: number): Promise<void> {
+  private sleep(loop: Loop, ms: number): Promise<void> {
     return new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
         resolve();
       }
-      this.wake = done;
+      loop.wake = done;
     }).finally(() => {
-      this.wake = null;
+      loop.wake = null;
     });
   }
 
@@ -153,13 +196,16 @@ export class JobWorker {
   private async execute(job: Job, startedAt: Date): Promise<FinishResult> {
     const log = this.deps.log.child({ jobId: job.id, jobType: job.type, attempt: job.attempts, worker: this.id });
     let outcome: AttemptOutcome;
+    let recorded: FinishResult | null = null;
     if (job.attempts > job.maxAttempts) {
       // Taken over after the worker of the last allowed attempt died mid-run: no attempt is left.
       outcome = { ok: false, error: 'the worker running the last attempt stopped before finishing (lease expired)' };
     } else {
-      outcome = await this.callHandler(job, log);
+      ({ outcome, recorded } = await this.callHandler(job, startedAt, log));
     }
-    const result = await finishAttempt(this.deps.db, job, this.id, startedAt, this.deps.clock.now(), outcome);
+    // The handler committed the job's success with its own work (JobRun.succeedIn): nothing is left to record.
+    if (recorded) outcome = { ok: true };
+    const result = recorded ?? (await finishAttempt(this.deps.db, job, this.id, startedAt, this.deps.clock.now(), outcome));
     if (result.status === null) log.warn('job lease was lost before the attempt finished; its result is not recorded');
     else if (result.status === 'SUCCEEDED') log.info('job succeeded');
     else if (result.status === 'PENDING') log.warn({ error: outcome.ok ? null : outcome.error, retryAt: result.nextRunAt }, 'job failed; will retry');
@@ -180,9 +226,16 @@ export class JobWorker {
     }
   }
 
-  private async callHandler(job: Job, log: Deps['log']): Promise<AttemptOutcome> {
+  private async callHandler(job: Job, startedAt: Date, log: Deps['log']): Promise<{ outcome: AttemptOutcome; recorded: FinishResult | null }> {
     const handler = this.registry.get(job.type);
-    if (!handler) return { ok: false, error: `no handler for job type "${job.type}" in this worker` };
+    if (!handler) return { outcome: { ok: false, error: `no handler for job type "${job.type}" in this worker` }, recorded: null };
+    let recorded: FinishResult | null = null;
+    const run: JobRun = {
+      succeedIn: async (tx) => {
+        const result = await finishAttemptIn(tx, job, this.id, startedAt, this.deps.clock.now(), { ok: true });
+        afterCommit(tx, () => (recorded = result));
+      },
+    };
     // Keep the lease while a long job runs, so no other worker takes it over.
     const heartbeat = setInterval(() => {
       renewLease(this.deps.db, job, this.id, this.deps.clock.now(), this.leaseMs).catch((error: unknown) =>
@@ -191,10 +244,10 @@ export class JobWorker {
     }, Math.max(1000, Math.floor(this.leaseMs / 3)));
     heartbeat.unref();
     try {
-      await handler(this.deps, job);
-      return { ok: true };
+      await handler(this.deps, job, run);
+      return { outcome: { ok: true }, recorded };
     } catch (error) {
-      return { ok: false, error: describeError(error) };
+      return { outcome: { ok: false, error: describeError(error) }, recorded };
     } finally {
       clearInterval(heartbeat);
     }

@@ -30,6 +30,8 @@ describe('loadConfig', () => {
     assert.equal(c.uploadBodyLimitBytes, 200 * 1024 * 1024);
     assert.equal(c.pgPoolSize, 10);
     assert.equal(loadConfig({ PG_POOL_SIZE: '25' }).pgPoolSize, 25);
+    assert.equal(c.workerCallbackConcurrency, 8);
+    assert.equal(loadConfig({ WORKER_CALLBACK_CONCURRENCY: '0' }).workerCallbackConcurrency, 0);
   });
 
   it('reads every variable', () => {
@@ -106,6 +108,8 @@ describe('loadConfig', () => {
     [{ JSON_BODY_LIMIT_MB: '0' }, 'JSON_BODY_LIMIT_MB'],
     [{ UPLOAD_BODY_LIMIT_MB: 'lots' }, 'UPLOAD_BODY_LIMIT_MB'],
     [{ PG_POOL_SIZE: '0' }, 'PG_POOL_SIZE'],
+    [{ WORKER_CALLBACK_CONCURRENCY: '257' }, 'WORKER_CALLBACK_CONCURRENCY'],
+    [{ WORKER_CALLBACK_CONCURRENCY: 'many' }, 'WORKER_CALLBACK_CONCURRENCY'],
     [{ TRUST_PROXY: '2' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],

@@ -35,9 +35,17 @@ class LostRace extends Error {}
  * attempt and the delivery's next state in one transaction, conditional on the delivery being unchanged
  * meanwhile. `jobId` is the job making the attempt (null for the synchronous status check): only the
  * delivery's current job may send, so a stale job is a no-op. `retry` false (synchronous calls) ends a
- * failed delivery DEAD at once instead of scheduling the next try.
+ * failed delivery DEAD at once instead of scheduling the next try. `alsoIn` runs in the recording
+ * transaction (the job's own completion, so both commit together).
  */
-export async function attemptDelivery(deps: Deps, accountId: number, rowId: number, jobId: number | null, retry = true): Promise<AttemptResult> {
+export async function attemptDelivery(
+  deps: Deps,
+  accountId: number,
+  rowId: number,
+  jobId: number | null,
+  retry = true,
+  alsoIn?: (tx: Tx) => Promise<void>,
+): Promise<AttemptResult> {
   const db = deps.db.db;
   const read = () => db.selectFrom('callback_deliveries').selectAll().where('account_id', '=', accountId).where('id', '=', rowId).executeTakeFirst();
   let row = await read();
@@ -71,7 +79,11 @@ export async function attemptDelivery(deps: Deps, accountId: number, rowId: numb
   }
   const finishedAt = deps.clock.now();
   try {
-    const state = await withTx(db, (tx) => recordAttempt(tx, row, jobId, url, outcome, startedAt, finishedAt, retry, checks));
+    const state = await withTx(db, async (tx) => {
+      const recorded = await recordAttempt(tx, row, jobId, url, outcome, startedAt, finishedAt, retry, checks);
+      await alsoIn?.(tx);
+      return recorded;
+    });
     return checks ? { state, outcome, checks, checkedAt: finishedAt.toISOString() } : { state, outcome };
   } catch (error) {
     if (error instanceof LostRace) return { state: null, outcome };

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { attemptDelivery, deliveryJobDead } from '../../domain/callbacks/attempt.js';
 import { DELIVER_CALLBACK, type DeliverPayload } from '../../domain/callbacks/deliveries.js';
-import type { Job } from '../types.js';
+import type { Job, JobRun } from '../types.js';
 
 export { DELIVER_CALLBACK };
 
@@ -18,9 +18,10 @@ function rowIdOf(job: Job): { accountId: number; rowId: number } {
  * when the attempt could not be recorded (database) or its worker died mid-send (lease expiry): delivery is
  * at least once.
  */
-export async function runDeliverCallback(deps: Deps, job: Job): Promise<void> {
+export async function runDeliverCallback(deps: Deps, job: Job, run: JobRun): Promise<void> {
   const { accountId, rowId } = rowIdOf(job);
-  await attemptDelivery(deps, accountId, rowId, job.id);
+  // The attempt's record and the job's success commit in one transaction.
+  await attemptDelivery(deps, accountId, rowId, job.id, true, run.succeedIn);
 }
 
 export async function deliverCallbackJobDead(deps: Deps, job: Job, error: string): Promise<void> {
