@@ -10,7 +10,7 @@ export const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 export async function admin(
   t: TestApp,
-  method: 'GET' | 'POST' | 'PATCH',
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
   url: string,
   payload?: unknown,
   headers: Record<string, string> = {},

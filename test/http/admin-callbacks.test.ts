@@ -310,6 +310,10 @@ describe('operator API: storefront callbacks and the delivery log', () => {
     assert.deepEqual(seen, all.results.map((d) => d.deliveryId));
     const succeeded = (await admin(t, 'GET', '/admin/deliveries?state=SUCCEEDED')).json() as { results: Delivery[] };
     assert.ok(succeeded.results.every((d) => d.state === 'SUCCEEDED'));
+    const byKind = (await admin(t, 'GET', `/admin/deliveries?accountId=${accountId}&appId=${appId}&kind=INITIATE_INGESTION`)).json() as { results: Delivery[] };
+    assert.deepEqual(byKind.results.map((d) => d.deliveryId), all.results.filter((d) => d.kind === 'INITIATE_INGESTION').map((d) => d.deliveryId));
+    assert.ok(byKind.results.length > 0);
+    assertV1Error(await admin(t, 'GET', '/admin/deliveries?kind=FAX'), 400, /kind/);
     assertV1Error(await admin(t, 'GET', '/admin/deliveries/00000000-0000-4000-8000-000000000000'), 404);
     assertV1Error(await admin(t, 'GET', '/admin/deliveries/nope'), 404);
     assertV1Error(await admin(t, 'GET', '/admin/deliveries?cursor=bad'), 400, /invalid cursor/);

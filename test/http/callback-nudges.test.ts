@@ -8,7 +8,7 @@ import { startReceiver, type Received } from '../helpers/callback-receiver.js';
 import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 import { createListingViaAdmin, listingWithVariants } from '../helpers/listings.js';
 import { createOrder, orderBody, stock } from './v1-sales-orders-helpers.js';
-import { batch, foOf, fulfillmentOrder } from './v2-shipping-support.js';
+import { batch, foOf, fulfillmentOrder, needToCancel } from './v2-shipping-support.js';
 import { patchListingViaAdmin } from '../helpers/listings.js';
 
 interface NudgeBody {
@@ -208,6 +208,127 @@ describe('callback nudges: subscriptions, emission, coalescing, delivery', () =>
       version: clock.now().toISOString(),
       occurredAt: clock.now().toISOString(),
     });
+  });
+
+  it('creating a listing nudges its storefront; an edit made before that nudge is sent coalesces into it', async () => {
+    const before = nudges('LISTING_PRODUCT_DATA_CHANGED').length;
+    clock.advance(1000);
+    const listing = await createListingViaAdmin(t, seed, listingWithVariants('GROUP-QD', [{ sku: 'QD' }]));
+    const createdAt = clock.now().toISOString();
+    await run();
+    const created = nudges('LISTING_PRODUCT_DATA_CHANGED').slice(before);
+    assert.equal(created.length, 1);
+    assert.deepEqual(created[0]?.json, {
+      eventType: 'LISTING_PRODUCT_DATA_CHANGED',
+      storefrontId: String(seed.channel.installationId),
+      objectType: 'LISTING',
+      objectId: listing.id,
+      version: createdAt,
+      occurredAt: createdAt,
+    });
+
+    // Created and edited before any worker ran: one nudge with the edit's version.
+    clock.advance(1000);
+    const second = await createListingViaAdmin(t, seed, listingWithVariants('GROUP-QE', [{ sku: 'QE' }]));
+    clock.advance(1000);
+    await patchListingViaAdmin(t, seed, second.id, { productData: { attributes: [{ id: 'title', textValue: 'Renamed' }] } });
+    await run();
+    const later = nudges('LISTING_PRODUCT_DATA_CHANGED').slice(before + 1);
+    assert.equal(later.length, 1);
+    assert.equal(later[0]?.json.objectId, second.id);
+    assert.equal(later[0]?.json.version, clock.now().toISOString());
+  });
+
+  it("a storefront settings change moves all its listings and sends one nudge for the storefront, not one per listing", async () => {
+    const before = nudges('LISTING_PRODUCT_DATA_CHANGED').length;
+    clock.advance(1000);
+    const res = await admin(t, 'PUT', `/admin/accounts/${seed.accountId}/storefronts/${seed.channel.installationId}/settings`, { settings: { giftWrap: 'yes' } });
+    assert.equal(res.statusCode, 200, res.body);
+    // The same settings again change nothing and nudge nobody.
+    const again = await admin(t, 'PUT', `/admin/accounts/${seed.accountId}/storefronts/${seed.channel.installationId}/settings`, { settings: { giftWrap: 'yes' } });
+    assert.equal(again.statusCode, 200, again.body);
+    await run();
+    const sent = nudges('LISTING_PRODUCT_DATA_CHANGED').slice(before);
+    assert.equal(sent.length, 1);
+    assert.deepEqual(sent[0]?.json, {
+      eventType: 'LISTING_PRODUCT_DATA_CHANGED',
+      storefrontId: String(seed.channel.installationId),
+      objectType: 'STOREFRONT',
+      objectId: String(seed.channel.installationId),
+      version: clock.now().toISOString(),
+      occurredAt: clock.now().toISOString(),
+    });
+  });
+
+  it('acknowledging and rejecting move the fulfillment order: each nudges its integration with the new version', async () => {
+    const res = await patchApp(seed.shipping.appId, { eventTypes: ['FULFILLMENT_ORDER_CHANGED', 'CANCELLATION_REQUESTED'] });
+    assert.equal(res.statusCode, 200, res.body);
+    clock.advance(1000);
+    n += 1;
+    const o = await createOrder(t, seed.channel.token, orderBody(`N-${n}`, [{ requestedSku: 'QA', quantity: 1, unitPrice: 5 }]));
+    const fo = await foOf(t, seed.shipping.token, o.orderNumber);
+    await run();
+    const count = nudges('FULFILLMENT_ORDER_CHANGED').length;
+
+    clock.advance(1000);
+    const [acked] = await batch(t, seed.shipping.token, 'fulfillment_orders/acknowledge', 'acknowledgements', [{ fulfillmentOrderId: fo.fulfillmentOrderId, externalOrderId: `WMS-${n}` }]);
+    assert.equal(acked?.success, true, acked?.errorMessage);
+    await run();
+    const afterAck = nudges('FULFILLMENT_ORDER_CHANGED').slice(count);
+    assert.equal(afterAck.length, 1);
+    const ackedFo = await fulfillmentOrder(t, seed.shipping.token, fo.fulfillmentOrderId);
+    assert.equal(afterAck[0]?.json.objectId, fo.fulfillmentOrderId);
+    assert.equal(afterAck[0]?.json.version, ackedFo['lastUpdatedTs']);
+
+    clock.advance(1000);
+    n += 1;
+    const o2 = await createOrder(t, seed.channel.token, orderBody(`N-${n}`, [{ requestedSku: 'QA', quantity: 1, unitPrice: 5 }]));
+    const fo2 = await foOf(t, seed.shipping.token, o2.orderNumber);
+    await run();
+    const beforeReject = nudges('FULFILLMENT_ORDER_CHANGED').length;
+    clock.advance(1000);
+    const [rejected] = await batch(t, seed.shipping.token, 'fulfillment_orders/reject', 'rejections', [
+      { fulfillmentOrderId: fo2.fulfillmentOrderId, reason: 'REJECTION_REASON_OUT_OF_STOCK', message: 'shelf empty' },
+    ]);
+    assert.equal(rejected?.success, true, rejected?.errorMessage);
+    await run();
+    const afterReject = nudges('FULFILLMENT_ORDER_CHANGED').slice(beforeReject);
+    assert.ok(afterReject.some((r) => r.json.objectId === fo2.fulfillmentOrderId && r.json.version === clock.now().toISOString()), JSON.stringify(afterReject.map((r) => r.json)));
+    assert.ok(afterReject.every((r) => r.verified));
+  });
+
+  it('a cancellation of acknowledged work nudges CANCELLATION_REQUESTED with the fulfillment order, read back in need_to_cancel', async () => {
+    clock.advance(1000);
+    n += 1;
+    const o = await createOrder(t, seed.channel.token, orderBody(`N-${n}`, [{ requestedSku: 'QA', quantity: 2, unitPrice: 5 }]));
+    const fo = await foOf(t, seed.shipping.token, o.orderNumber);
+    const [acked] = await batch(t, seed.shipping.token, 'fulfillment_orders/acknowledge', 'acknowledgements', [{ fulfillmentOrderId: fo.fulfillmentOrderId, externalOrderId: `WMS-${n}` }]);
+    assert.equal(acked?.success, true, acked?.errorMessage);
+    await run();
+    assert.equal(nudges('CANCELLATION_REQUESTED').length, 0, 'nothing to cancel yet');
+
+    clock.advance(1000);
+    const cancel = await t.app.inject({
+      method: 'POST',
+      url: `/v1/salesOrder/cancel/${o.orderNumber}`,
+      headers: { authorization: `Bearer ${seed.channel.token}` },
+      payload: { cancellationReason: 'BuyerCanceled' },
+    });
+    assert.equal(cancel.statusCode, 200, cancel.body);
+    await run();
+    const [got, ...more] = nudges('CANCELLATION_REQUESTED');
+    assert.equal(more.length, 0);
+    assert.equal(got?.verified, true);
+    assert.deepEqual(got?.json, {
+      eventType: 'CANCELLATION_REQUESTED',
+      integrationId: String(seed.shipping.installationId),
+      objectType: 'FULFILLMENT_ORDER',
+      objectId: fo.fulfillmentOrderId,
+      version: (await fulfillmentOrder(t, seed.shipping.token, fo.fulfillmentOrderId))['lastUpdatedTs'],
+      occurredAt: clock.now().toISOString(),
+    });
+    const { cancellations } = await needToCancel(t, seed.shipping.token);
+    assert.ok(cancellations.some((c) => c.fulfillmentOrderId === fo.fulfillmentOrderId));
   });
 
   it('unsubscribing (eventTypes: []) stops the nudges and allows removing the base URL', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { nextRetryDelaySeconds, MAX_DELIVERY_ATTEMPTS } from '../../src/domain/callbacks/schedule.js';
@@ -122,6 +123,26 @@ describe('callback sender', () => {
     assert.equal(outcome.ok, false);
     assert.equal(outcome.status, null);
     assert.match(outcome.error!, /timed out/);
+  });
+
+  it('gives up after the connect timeout when the connection is never established (TLS never answers)', async () => {
+    // A TCP listener that accepts and then stays silent: the TLS handshake never completes, which is what
+    // the connect timer waits for on https (a plain TCP connect on loopback always succeeds at once).
+    const accepted: net.Socket[] = [];
+    const silent = net.createServer((socket) => void accepted.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const started = performance.now();
+      const outcome = await send({ ...request('/x'), url: `https://127.0.0.1:${port}/x` }, { ...options, connectTimeoutMs: 200, totalTimeoutMs: 10_000 });
+      assert.equal(outcome.ok, false);
+      assert.equal(outcome.status, null);
+      assert.match(outcome.error!, /could not connect within 200 ms/);
+      assert.ok(performance.now() - started < 5000, 'the connect timeout, not the total one, ended it');
+    } finally {
+      for (const socket of accepted) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('without allowPrivate refuses http, literal loopback, and a name resolving to loopback, sending nothing', async () => {

@@ -25708,7 +25708,7 @@ export interface paths {
         };
         /**
          * List callback deliveries
-         * @description Callback deliveries newest first, optionally only one account, app, storefront or state. Page with `cursor`/`nextCursor` ("" on the last page), repeating the same filters.
+         * @description Callback deliveries newest first, optionally only one account, app, storefront, state or kind. Page with `cursor`/`nextCursor` ("" on the last page), repeating the same filters.
          */
         get: {
             parameters: {
@@ -25730,6 +25730,8 @@ export interface paths {
                     storefrontId?: number;
                     /** @description PENDING (next attempt queued), SUCCEEDED (the partner answered 200), DEAD (schedule exhausted or target refused; replayable) */
                     state?: "PENDING" | "SUCCEEDED" | "DEAD";
+                    /** @description INITIATE_INGESTION (POST /ingestion/initiate), STOREFRONT_STATUS (GET /v2/storefront/status/{id}), DELETE_CONFIGURATION (DELETE /v2/storefront/configuration/{id}) */
+                    kind?: "INITIATE_INGESTION" | "STOREFRONT_STATUS" | "DELETE_CONFIGURATION" | "NUDGE";
                     /** @description deliveries per page (1 to 500) */
                     pageSize?: number;
                     /** @description nextCursor of the previous page; repeat the same filters */

@@ -176,6 +176,7 @@ export interface DeliveryFilters {
   appId?: number;
   storefrontId?: number;
   state?: DeliveryState;
+  kind?: CallbackKind;
 }
 
 export interface DeliveryPage {
@@ -191,6 +192,7 @@ export async function listDeliveries(db: Db, filters: DeliveryFilters, afterRowI
   if (filters.appId !== undefined) query = query.where('app_id', '=', filters.appId);
   if (filters.storefrontId !== undefined) query = query.where('storefront_id', '=', filters.storefrontId);
   if (filters.state !== undefined) query = query.where('state', '=', filters.state);
+  if (filters.kind !== undefined) query = query.where('kind', '=', filters.kind);
   if (afterRowId !== null) query = query.where('id', '<', afterRowId);
   const rows = await query.orderBy('id', 'desc').limit(pageSize + 1).execute();
   const page = rows.slice(0, pageSize);

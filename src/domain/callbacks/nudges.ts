@@ -75,6 +75,19 @@ export interface NudgeEvent {
   version: string;
 }
 
+/**
+ * A change that moved the product poll position of many listings of a storefront at once (its settings, a
+ * product type's maxUniqueItems): one nudge for the storefront instead of one per listing.
+ */
+export async function emitStorefrontProductDataNudge(tx: Db, accountId: number, storefrontId: number, now: Date): Promise<void> {
+  const iso = now.toISOString();
+  await emitNudge(
+    tx,
+    { accountId, eventType: 'LISTING_PRODUCT_DATA_CHANGED', installationId: storefrontId, objectType: 'STOREFRONT', objectId: String(storefrontId), version: iso },
+    now,
+  );
+}
+
 export interface NudgeBody {
   eventType: EventType;
   storefrontId?: string;
@@ -113,7 +126,7 @@ export async function emitNudge(tx: Db, event: NudgeEvent, now: Date): Promise<v
       method: 'POST',
       path: NUDGE_PATH,
       body,
-      coalesceKey: `${event.installationId}:${event.eventType}:${event.objectId}`,
+      coalesceKey: `${event.installationId}:${event.eventType}:${event.objectType}:${event.objectId}`,
     },
     now,
   );

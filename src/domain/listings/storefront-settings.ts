@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../db/tx.js';
+import { emitStorefrontProductDataNudge } from '../callbacks/nudges.js';
 import { invalidField, notFound } from '../errors.js';
 import { isStorefrontOf } from '../accounts/installations.js';
 
@@ -54,13 +55,14 @@ export async function setStorefrontSettings(
     .onConflict((oc) => oc.columns(['account_id', 'storefront_id']).doUpdateSet({ settings: text, updated_at: iso }))
     .execute();
   if (JSON.stringify(before) !== text) {
-    await tx
+    const moved = await tx
       .updateTable('listings')
       .set({ poll_updated_at: iso })
       .where('account_id', '=', accountId)
       .where('storefront_id', '=', storefrontId)
       .where('poll_updated_at', '<', iso)
-      .execute();
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) > 0) await emitStorefrontProductDataNudge(tx, accountId, storefrontId, now);
   }
   return settings;
 }

@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
+import { emitStorefrontProductDataNudge } from '../callbacks/nudges.js';
 import { alreadyExists, failedPrecondition, invalidFields, invalidField, notFound, permissionDenied, type FieldViolation } from '../errors.js';
 import { idViolation, parseAttributeSpec, readStoredSpec, type StoredSpec } from './taxonomy-spec.js';
 
@@ -188,14 +189,15 @@ export async function upsertProductType(tx: Tx, principal: Principal, input: Pro
  */
 async function touchListingsOfProductType(tx: Tx, sf: { accountId: number; storefrontId: number }, productTypeId: string, now: Date): Promise<void> {
   const at = now.toISOString();
-  await tx
+  const moved = await tx
     .updateTable('listings')
     .set({ poll_updated_at: at })
     .where('account_id', '=', sf.accountId)
     .where('storefront_id', '=', sf.storefrontId)
     .where('product_type_id', '=', productTypeId)
     .where('poll_updated_at', '<', at)
-    .execute();
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) > 0) await emitStorefrontProductDataNudge(tx, sf.accountId, sf.storefrontId, now);
 }
 
 /** Deletes the product type and every attribute spec under it; 404 when unknown. */

@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Tx } from '../../db/tx.js';
 import { isUniqueViolation } from '../../db/tx.js';
+import { emitNudge } from '../callbacks/nudges.js';
 import { findOrCreateProduct } from '../catalog/products.js';
 import { alreadyExists } from '../errors.js';
 import { deleteAttributes, writeAttributes } from './attributes.js';
@@ -194,6 +195,13 @@ export async function createListing(
   }
   await writeAttributes(tx, accountId, { type: 'L', id: listing.id }, 'product_data', pd.attributes ?? [], now, 'replace');
   const { variantIds, productIds } = await insertVariants(tx, accountId, storefrontId, listing.id, input.variants, 0, now);
+  // A new listing is a product data change like an edit (it appears in listing/new): its version is the
+  // product poll position it was created with.
+  await emitNudge(
+    tx,
+    { accountId, eventType: 'LISTING_PRODUCT_DATA_CHANGED', installationId: storefrontId, objectType: 'LISTING', objectId: String(listing.id), version: iso },
+    now,
+  );
   return { listingId: listing.id, variantIds, productIds };
 }
 

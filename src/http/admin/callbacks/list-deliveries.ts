@@ -22,7 +22,7 @@ export function registerListDeliveries(app: App, deps: Deps) {
         tags: TAGS,
         summary: 'List callback deliveries',
         description:
-          'Callback deliveries newest first, optionally only one account, app, storefront or state. Page with ' +
+          'Callback deliveries newest first, optionally only one account, app, storefront, state or kind. Page with ' +
           '`cursor`/`nextCursor` ("" on the last page), repeating the same filters.',
         querystring: ListDeliveriesQuery,
         response: callbackResponses({ 200: DeliveryList }, [400, 401]),
@@ -38,6 +38,7 @@ export function registerListDeliveries(app: App, deps: Deps) {
           ...(q.appId !== undefined ? { appId: q.appId } : {}),
           ...(q.storefrontId !== undefined ? { storefrontId: q.storefrontId } : {}),
           ...(q.state ? { state: q.state } : {}),
+          ...(q.kind ? { kind: q.kind } : {}),
         },
         cursor?.i ?? null,
         q.pageSize ?? 50,

@@ -86,6 +86,7 @@ export const ListDeliveriesQuery = Type.Object({
   appId: Type.Optional(Id('only deliveries to this app')),
   storefrontId: Type.Optional(Id('only deliveries about this storefront')),
   state: Type.Optional(DeliveryStateSchema),
+  kind: Type.Optional(KindSchema),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'deliveries per page (1 to 500)' })),
   cursor: Type.Optional(Type.String({ description: 'nextCursor of the previous page; repeat the same filters' })),
 });
