@@ -16,6 +16,7 @@ import { registerUploads } from './http/plugins/uploads.js';
 import { V1Error, V2Error } from './http/schemas/common.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { registerRoutes } from './http/routes.js';
+import { registerConsole } from './http/console/index.js';
 
 export type { App } from './http/types.js';
 
@@ -57,6 +58,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   registerIdempotency(app, deps);
   registerHealthRoutes(app, deps);
   await registerRoutes(app, deps);
+  await registerConsole(app, deps);
   await app.ready();
   return app;
 }

@@ -953,7 +953,54 @@ export interface InboundReceiptLinesTable {
   shipping_cost: string;
 }
 
+/** Console users (migration 019): sellers of one account (OWNER, STAFF) and operators (no account). */
+export interface ConsoleUsersTable {
+  id: Generated<number>;
+  kind: string;
+  account_id: number | null;
+  email: string;
+  email_key: string;
+  role: string | null;
+  password_hash: string;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ConsoleSessionsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface ConsoleLoginFailuresTable {
+  id: Generated<number>;
+  email_key: string;
+  ip: string;
+  at: string;
+}
+
+export interface ConsoleInvitationsTable {
+  id: Generated<number>;
+  account_id: number;
+  email: string;
+  email_key: string;
+  role: string;
+  token_hash: string;
+  invited_by: number;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+}
+
 export interface Database {
+  console_users: ConsoleUsersTable;
+  console_sessions: ConsoleSessionsTable;
+  console_login_failures: ConsoleLoginFailuresTable;
+  console_invitations: ConsoleInvitationsTable;
   accounts: AccountsTable;
   warehouses: WarehousesTable;
   custom_stores: CustomStoresTable;

@@ -19,6 +19,7 @@ import * as m015 from './015_inbound.js';
 import * as m016 from './016_backorder_index.js';
 import * as m017 from './017_callbacks.js';
 import * as m018 from './018_nudges.js';
+import * as m019 from './019_console_users.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '016_backorder_index': m016,
   '017_callbacks': m017,
   '018_nudges': m018,
+  '019_console_users': m019,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

@@ -26,6 +26,7 @@ import { registerRevokeInstallation } from './revoke-installation.js';
 import { registerRevokeToken } from './revoke-token.js';
 import { registerRevokeTokenByValue } from './revoke-token-by-value.js';
 import { registerRotateAppSecrets } from './rotate-app-secrets.js';
+import { registerAdminUserRoutes } from './users/index.js';
 import { registerAdminVendorRoutes } from './vendors/index.js';
 
 /**
@@ -34,6 +35,7 @@ import { registerAdminVendorRoutes } from './vendors/index.js';
  */
 export function registerAdminRoutes(app: App, deps: Deps): void {
   registerCreateAccount(app, deps);
+  registerAdminUserRoutes(app, deps);
   registerListAccounts(app, deps);
   registerGetAccount(app, deps);
   registerCreateWarehouse(app, deps);

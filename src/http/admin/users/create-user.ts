@@ -1,0 +1,46 @@
+import { Type } from '@sinclair/typebox';
+import type { Deps } from '../../../deps.js';
+import { createSellerUser, listSellerUsers } from '../../../domain/users/users.js';
+import type { App } from '../../types.js';
+import { ADMIN_ROUTE_CONFIG, AccountParams, TAGS, adminResponses } from '../schemas.js';
+import { Email, Password, Role, SellerUser } from './schemas.js';
+
+const Body = Type.Object(
+  { email: Email, password: Password, role: Role },
+  { additionalProperties: false, examples: [{ email: 'owner@shop.example', password: 'correct horse battery', role: 'OWNER' }] },
+);
+
+export function registerCreateUser(app: App, deps: Deps) {
+  app.post(
+    '/admin/accounts/:accountId/users',
+    {
+      config: ADMIN_ROUTE_CONFIG,
+      schema: {
+        tags: TAGS,
+        summary: 'Create a seller user of an account (signs in to /console)',
+        params: AccountParams,
+        body: Body,
+        response: adminResponses({ 201: SellerUser }, [400, 401, 404, 409], 'a console user with this email already exists'),
+      },
+    },
+    async (request, reply) => {
+      const user = await createSellerUser(deps.db.db, request.params.accountId, request.body, deps.clock.now());
+      return reply.code(201).send(user);
+    },
+  );
+  app.get(
+    '/admin/accounts/:accountId/users',
+    {
+      config: ADMIN_ROUTE_CONFIG,
+      schema: {
+        tags: TAGS,
+        summary: "List an account's seller users",
+        params: AccountParams,
+        response: adminResponses({ 200: Type.Object({ results: Type.Array(SellerUser) }) }, [400, 401, 404]),
+      },
+    },
+    async (request) => {
+      return { results: await listSellerUsers(deps.db.db, request.params.accountId) };
+    },
+  );
+}

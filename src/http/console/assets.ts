@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { FastifyInstance } from 'fastify';
+import { CONSOLE_CSS } from './console-css.js';
+
+/**
+ * The console's only assets, served by the service itself (no CDN, works offline): htmx from its npm
+ * package and the stylesheet. Their URLs carry a content hash, so they are cached for a year and a new
+ * version is a new URL.
+ */
+const require = createRequire(import.meta.url);
+const HTMX = readFileSync(require.resolve('htmx.org/dist/htmx.min.js'));
+
+const hash = (body: string | Buffer) => createHash('sha256').update(body).digest('hex').slice(0, 12);
+
+export const ASSETS = {
+  htmx: `/console/assets/htmx-${hash(HTMX)}.js`,
+  css: `/console/assets/console-${hash(CONSOLE_CSS)}.css`,
+};
+
+export function registerConsoleAssets(scope: FastifyInstance): void {
+  const serve = (url: string, type: string, body: string | Buffer) =>
+    scope.get(url.replace('/console', ''), { schema: { hide: true } }, async (_request, reply) =>
+      reply.header('Cache-Control', 'public, max-age=31536000, immutable').type(type).send(body),
+    );
+  serve(ASSETS.htmx, 'text/javascript; charset=utf-8', HTMX);
+  serve(ASSETS.css, 'text/css; charset=utf-8', CONSOLE_CSS);
+}
