@@ -5,6 +5,7 @@ import { withTx } from '../db/tx.js';
 import { buildSandbox, sandboxExamples, type SandboxSummary } from '../domain/accounts/sandbox.js';
 import type { WithDeps } from './admin-commands.js';
 import { seedSandboxListing, type SandboxListing } from './sandbox-listing.js';
+import { createSandboxConsoleUser, type SandboxConsoleUser } from './sandbox-console-user.js';
 import { writeStdout, type Write } from './options.js';
 
 /** Where this service answers, from the CLI's own configuration: PUBLIC_BASE_URL, else HOST:PORT. */
@@ -51,6 +52,7 @@ export function formatSandbox(
   examples: string[],
   listing: SandboxListing | null = null,
   where: { database: string; note: string } | null = null,
+  consoleUser: (SandboxConsoleUser & { url: string }) | null = null,
 ): string {
   const lines: string[] = [];
   const { account } = summary;
@@ -77,6 +79,9 @@ export function formatSandbox(
   if (listing) {
     lines.push('', `Listing ${listing.listingId} "${listing.sku}" on the storefront, variants ${listing.variantSkus.join(', ')} (stocked; no channel ids yet)`);
   }
+  if (consoleUser) {
+    lines.push('', `Console (seller ${consoleUser.role.toLowerCase()}): ${consoleUser.url}`, `  email     ${consoleUser.email}`, `  password  ${consoleUser.password}`);
+  }
   lines.push('', ...(where ? [where.note] : []), 'Try:', ...examples.map((e) => `  ${e}`), '');
   return lines.join('\n');
 }
@@ -96,18 +101,19 @@ export function registerSandboxCommand(
       const cfg = config();
       return withDeps(cfg, async (deps) => {
         const now = deps.clock.now();
-        const { summary, listing } = await withTx(deps.db.db, async (tx) => {
+        const { summary, listing, user } = await withTx(deps.db.db, async (tx) => {
           const built = await buildSandbox(tx, deps.signer, now, { accountName: o.name });
-          return { summary: built, listing: await seedSandboxListing(tx, built, now) };
+          return { summary: built, listing: await seedSandboxListing(tx, built, now), user: await createSandboxConsoleUser(tx, built.account.accountId, now) };
         });
         const target = exampleTarget(cfg);
         const database = databaseLabel(cfg);
         const { baseUrl } = target;
         const examples = [...sandboxExamples(summary, baseUrl), ...listingExample(summary, baseUrl)];
+        const consoleUser = { ...user, url: `${baseUrl.replace(/\/+$/, '')}/console` };
         write(
           o.json
-            ? `${JSON.stringify({ ...summary, listing, database, baseUrl, baseUrlSource: target.source, examples }, null, 2)}\n`
-            : formatSandbox(summary, examples, listing, { database, note: target.note }),
+            ? `${JSON.stringify({ ...summary, listing, console: consoleUser, database, baseUrl, baseUrlSource: target.source, examples }, null, 2)}\n`
+            : formatSandbox(summary, examples, listing, { database, note: target.note }, consoleUser),
         );
       });
     });

@@ -17,6 +17,7 @@ import { testConfig, withSchemaLock } from '../helpers/app.js';
 import { listInstallations } from '../../src/domain/accounts/installations.js';
 import { authenticateToken } from '../../src/domain/accounts/tokens.js';
 import type { SandboxSummary } from '../../src/domain/accounts/sandbox.js';
+import { signIn } from '../../src/domain/users/sign-in.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -94,8 +95,15 @@ describe('operator CLI', { skip }, () => {
     const listing = (out as unknown as { listing: { listingId: number; sku: string; variantSkus: string[] } }).listing;
     assert.equal(listing.sku, 'SANDBOX-MUG');
     assert.deepEqual(listing.variantSkus, ['SANDBOX-MUG-BLUE', 'SANDBOX-MUG-RED']);
+    // The seller's console sign-in, printed once: it signs in to the sandbox account.
+    const consoleUser = (out as unknown as { console: { url: string; email: string; password: string; role: string } }).console;
+    assert.equal(consoleUser.url, 'http://127.0.0.1:8181/console');
+    assert.equal(consoleUser.role, 'OWNER');
+    assert.equal(consoleUser.email, `owner+${out.account.accountId}@sandbox.example`);
 
     await withDb(async (handle) => {
+      const signedIn = await signIn(handle.db, consoleUser.email, consoleUser.password, '127.0.0.1', new Date());
+      assert.ok(signedIn.ok && signedIn.user.kind === 'SELLER' && signedIn.user.accountId === out.account.accountId);
       for (const token of [out.sellerToken.accessToken, ...out.apps.map((a) => a.accessToken)]) {
         const principal = await authenticateToken(handle, token);
         assert.equal(principal?.accountId, out.account.accountId);
@@ -254,6 +262,7 @@ describe('operator CLI commands', () => {
     assert.match(out, /\/v1\/inventory\?warehouses=\d+,\d+"/);
     assert.match(out, /^Listing \d+ "SANDBOX-MUG" on the storefront, variants SANDBOX-MUG-BLUE, SANDBOX-MUG-RED/m);
     assert.match(out, /\/v2\/storefront\/listing\/new"/);
+    assert.match(out, /^Console \(seller owner\): http:\/\/127\.0\.0\.1:8080\/console\n {2}email {5}owner\+\d+@sandbox\.example\n {2}password {2}\S{20}$/m);
   });
 
   it('refuses bad input with the domain message and changes nothing', async () => {
