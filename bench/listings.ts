@@ -24,15 +24,11 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Insertable } from 'kysely';
-import type { Database } from '../src/db/schema.js';
-import { withTx, type Db } from '../src/db/tx.js';
 import { createAccount } from '../src/domain/accounts/accounts.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
-import { newVersionId } from '../src/domain/listings/attributes.js';
-import { newVariantRow } from '../src/domain/listings/write.js';
 import { envInt, machineLines, median } from './common.js';
-import { chunks, expectOk, installPartner, resultRows, runMain, runScenarios, selectedScenarios, type Scenario as HarnessScenario, withBenchService, writeSection } from './harness.js';
+import { expectOk, installPartner, resultRows, runMain, runScenarios, selectedScenarios, type Scenario as HarnessScenario, withBenchService, writeSection } from './harness.js';
+import { seedListings } from './seed.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -43,99 +39,11 @@ const VARIANTS = envInt('BENCH_VARIANTS', 100_000, 100);
 const PER_LISTING = envInt('BENCH_VARIANTS_PER_LISTING', 5, 1);
 const DRIFTING = Math.min(envInt('BENCH_DRIFTING', 5000, 0), VARIANTS);
 const WARMUP_SECONDS = 2;
-const ROWS_PER_INSERT = 400;
-const LISTINGS_PER_TX = 5000;
 const LISTING_PAGE = 25;
 const DRIFT_CAP = 1000;
 const ALL_SCENARIOS = ['drift', 'pd-first', 'pd-deep', 'walk'] as const;
 type ScenarioName = (typeof ALL_SCENARIOS)[number];
 type Scenario = HarnessScenario<Exclude<ScenarioName, 'walk'>>;
-
-const attr = (value: object) => JSON.stringify(value);
-
-/**
- * Clones the storefront's listings with direct INSERTs: listing i gets group SKU LST-i and variants
- * LST-i-k, each its own catalog product with `stock(i,k)` units in Main. Timestamps run one millisecond
- * apart in the past so the keyset walks distinct values (equal ones would work too; this is what live data
- * looks like).
- */
-async function seedListings(db: Db, accountId: number, storefrontId: number, mainId: number, listings: number, seededAt: Date) {
-  const stock = (i: number, k: number) => 10 + ((i * 7 + k * 3) % 90);
-  let variantNumber = 0;
-  for (let first = 0; first < listings; first += LISTINGS_PER_TX) {
-    const n = Math.min(LISTINGS_PER_TX, listings - first);
-    await withTx(db, async (tx) => {
-      const products: Insertable<Database['products']>[] = [];
-      for (let j = 0; j < n; j++) {
-        const i = first + j;
-        const iso = new Date(seededAt.getTime() + i).toISOString();
-        for (let k = 0; k < PER_LISTING; k++) {
-          const sku = `LST-${i}-${k}`;
-          products.push({ account_id: accountId, sku, sku_lower: sku.toLowerCase(), standard_product_id: null, standard_product_id_type: null, title: null, active: 1, inventory_updated_at: iso, created_at: iso, updated_at: iso });
-        }
-      }
-      const productIds: number[] = [];
-      for (const rows of chunks(products, ROWS_PER_INSERT)) productIds.push(...(await tx.insertInto('products').values(rows).returning('id').execute()).map((r) => r.id));
-      const inventory = productIds.map((productId, p) => {
-        const qty = stock(first + Math.floor(p / PER_LISTING), p % PER_LISTING);
-        return { account_id: accountId, product_id: productId, warehouse_id: mainId, available_quantity: qty, onhand_quantity: qty, reserved_quantity: 0, assembled_quantity: null, bin_location: null, observed_at: null, updated_at: products[p]!.updated_at };
-      });
-      for (const rows of chunks(inventory, ROWS_PER_INSERT)) await tx.insertInto('inventory').values(rows).execute();
-
-      const listingRows: Insertable<Database['listings']>[] = [];
-      for (let j = 0; j < n; j++) {
-        const i = first + j;
-        const iso = new Date(seededAt.getTime() + i).toISOString();
-        listingRows.push({ account_id: accountId, storefront_id: storefrontId, sku: `LST-${i}`, product_data_enabled: 1, category_id: 'kitchen', product_type_id: 'mug', pivot_attributes: '["color"]', swatch_image_attribute_ids: '[]', product_data_updated_at: iso, channel_listing_id: null, has_channel_id: 1, poll_updated_at: iso, created_at: iso, updated_at: iso });
-      }
-      const listingIds: number[] = [];
-      for (const rows of chunks(listingRows, ROWS_PER_INSERT)) listingIds.push(...(await tx.insertInto('listings').values(rows).returning('id').execute()).map((r) => r.id));
-
-      const variants: Insertable<Database['listing_variants']>[] = [];
-      productIds.forEach((productId, p) => {
-        const j = Math.floor(p / PER_LISTING);
-        const k = p % PER_LISTING;
-        const i = first + j;
-        const iso = listingRows[j]!.poll_updated_at;
-        const qty = stock(i, k);
-        const drifting = variantNumber++ < DRIFTING;
-        variants.push(
-          newVariantRow({ account_id: accountId, storefront_id: storefrontId, listing_id: listingIds[j]!, product_id: productId, sku: `LST-${i}-${k}` }, iso, {
-            position: k,
-            channel_id: `CH-${i}-${k}`,
-            merchant_quantity: qty,
-            warehouse_quantities: JSON.stringify([{ warehouseId: String(mainId), quantity: qty }]),
-            last_sent_quantity: drifting ? qty + 1 : qty,
-            last_sent_at: iso,
-            drifting: drifting ? 1 : 0,
-            status: 'STANDARD_STATUS_PUBLISHED',
-            buyable: 1,
-          }),
-        );
-      });
-      const variantIds: number[] = [];
-      for (const rows of chunks(variants, ROWS_PER_INSERT)) variantIds.push(...(await tx.insertInto('listing_variants').values(rows).returning('id').execute()).map((r) => r.id));
-
-      const attributes: Insertable<Database['listing_attributes']>[] = [];
-      listingIds.forEach((id, j) => {
-        const iso = listingRows[j]!.poll_updated_at;
-        attributes.push(
-          { account_id: accountId, owner_type: 'L', owner_id: id, group_name: 'product_data', attribute_id: 'title', position: 0, value: attr({ textValue: `Mug ${first + j}` }), version_id: newVersionId(), updated_at: iso, submitted_at: null },
-          { account_id: accountId, owner_type: 'L', owner_id: id, group_name: 'product_data', attribute_id: 'description', position: 1, value: attr({ textValue: 'A mug that holds 350 ml of tea, coffee or anything else.' }), version_id: newVersionId(), updated_at: iso, submitted_at: null },
-        );
-      });
-      variantIds.forEach((id, p) => {
-        const iso = variants[p]!.updated_at;
-        attributes.push(
-          { account_id: accountId, owner_type: 'V', owner_id: id, group_name: 'product_data', attribute_id: 'color', position: 0, value: attr({ textValue: `color-${p % PER_LISTING}` }), version_id: newVersionId(), updated_at: iso, submitted_at: null },
-          { account_id: accountId, owner_type: 'V', owner_id: id, group_name: 'pricing', attribute_id: 'price', position: 0, value: attr({ moneyValue: { amount: '12.50', currencyCode: 'USD' } }), version_id: newVersionId(), updated_at: iso, submitted_at: null },
-        );
-      });
-      for (const rows of chunks(attributes, ROWS_PER_INSERT)) await tx.insertInto('listing_attributes').values(rows).execute();
-    });
-    process.stdout.write(`seeded listings ${first + n}/${listings}\n`);
-  }
-}
 
 interface PollPage {
   listings: { variants: unknown[] }[];
@@ -158,7 +66,7 @@ async function main() {
     const seededAt = new Date(now.getTime() - 86_400_000);
     const since = new Date(seededAt.getTime() - 1000).toISOString();
     const seedStarted = performance.now();
-    await seedListings(db, accountId, channel.installationId, main, listingCount, seededAt);
+    await seedListings(db, accountId, channel.installationId, main, listingCount, seededAt, { perListing: PER_LISTING, drifting: DRIFTING });
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const variantCount = Number((await db.selectFrom('listing_variants').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow()).n);
     process.stdout.write(`seeded ${listingCount} listings, ${variantCount} variants in ${seedSeconds.toFixed(1)} s\n`);

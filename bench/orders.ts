@@ -26,13 +26,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import { withTx, type Db } from '../src/db/tx.js';
+import type { Db } from '../src/db/tx.js';
 import { createAccount, issueSellerToken } from '../src/domain/accounts/accounts.js';
 import { SCOPES } from '../src/domain/accounts/principal.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import { oneYearBefore } from '../src/domain/orders/list-orders.js';
 import { envInt, machineLines } from './common.js';
-import { chunks, expectOk, installPartner, resultRows, runMain, runScenarios, selectedScenarios, type Scenario as HarnessScenario, withBenchService, writeSection } from './harness.js';
+import { expectOk, installPartner, resultRows, runMain, runScenarios, selectedScenarios, type Scenario as HarnessScenario, withBenchService, writeSection } from './harness.js';
+import { ORDERS_PER_TX, cloneOrders } from './seed.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -45,10 +46,6 @@ const OPEN_ORDERS = envInt('BENCH_OPEN_ORDERS', 100_000, 1000);
 const SKU_COUNT = envInt('BENCH_ORDER_SKUS', 200, 10);
 const WARMUP_SECONDS = 2;
 const STOCK_PER_SKU = 1_000_000;
-/** Rows per INSERT statement (the widest table has ~35 columns; SQLite allows 32 766 parameters). */
-const ROWS_PER_INSERT = 500;
-/** Orders per seeding transaction. */
-const ORDERS_PER_TX = 25_000;
 const DEEP_TARGET = 1.5;
 const ALL_SCENARIOS = ['create', 'need-to-ship', 'list-first', 'list-deep'] as const;
 type ScenarioName = (typeof ALL_SCENARIOS)[number];
@@ -70,81 +67,6 @@ function orderBody(channelOrderId: string, i: number, orderTs: string): string {
       { sku: skuName(i % SKU_COUNT), quantity: 1, unitPrice: '19.99', channelLineItemId: 'L1' },
       { sku: skuName((i + 1) % SKU_COUNT), quantity: 2, unitPrice: '5.00', channelLineItemId: 'L2' },
     ],
-  });
-}
-
-/**
- * Clones the template order `count` times with direct multi-row INSERTs: each clone gets its own
- * channelOrderId, SKU pair (rotating over the stocked SKUs), and timestamps one second apart in the past
- * (so the listing, oldest lastUpdatedTs first, puts them before anything the create scenario adds).
- * Returns the units reserved per product id so the caller moves the inventory counters.
- */
-async function cloneOrders(db: Db, accountId: number, templateOrderId: number, count: number, productIds: number[], now: Date) {
-  const order = await db.selectFrom('sales_orders').selectAll().where('account_id', '=', accountId).where('id', '=', templateOrderId).executeTakeFirstOrThrow();
-  const lines = await db.selectFrom('sales_order_lines').selectAll().where('order_id', '=', templateOrderId).orderBy('position').execute();
-  const routes = await db.selectFrom('order_line_routes').selectAll().where('order_id', '=', templateOrderId).execute();
-  const fulfillment = await db.selectFrom('fulfillment_orders').selectAll().where('order_id', '=', templateOrderId).executeTakeFirstOrThrow();
-  const reservation = await db.selectFrom('inventory_reservations').selectAll().where('order_line_id', '=', lines[0]!.id).executeTakeFirstOrThrow();
-  if (lines.length !== 2 || routes.length !== 2 || routes.some((r) => r.reserved_quantity !== r.quantity || r.warehouse_id !== fulfillment.warehouse_id)) {
-    throw new Error('the template order is not 2 lines fully reserved in the shipping warehouse; raise the stock');
-  }
-  const maxId = async (table: 'sales_orders' | 'sales_order_lines' | 'order_line_routes' | 'inventory_reservations' | 'fulfillment_orders') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.max<number>('id').as('m')).executeTakeFirstOrThrow()).m ?? 0);
-  let orderId = await maxId('sales_orders');
-  let lineId = await maxId('sales_order_lines');
-  let routeId = await maxId('order_line_routes');
-  let reservationId = await maxId('inventory_reservations');
-  let fulfillmentId = await maxId('fulfillment_orders');
-  const reservedByProduct = new Map<number, number>();
-  const oldest = now.getTime() - (count + 60) * 1000;
-
-  for (let first = 0; first < count; first += ORDERS_PER_TX) {
-    const n = Math.min(ORDERS_PER_TX, count - first);
-    const orderRows: (typeof order)[] = [];
-    const lineRows: (typeof lines)[number][] = [];
-    const routeRows: (typeof routes)[number][] = [];
-    const reservationRows: (typeof reservation)[] = [];
-    const fulfillmentRows: (typeof fulfillment)[] = [];
-    for (let k = 0; k < n; k++) {
-      const i = first + k;
-      const iso = new Date(oldest + i * 1000).toISOString();
-      const id = ++orderId;
-      orderRows.push({ ...order, id, channel_order_id: `SEED-${i}`, order_ts: iso, created_at: iso, last_updated_ts: iso });
-      fulfillmentRows.push({ ...fulfillment, id: ++fulfillmentId, order_id: id, assigned_ts: iso, created_at: iso, last_updated_ts: iso });
-      lines.forEach((line, position) => {
-        const productIndex = (i + position) % productIds.length;
-        const productId = productIds[productIndex]!;
-        const sku = skuName(productIndex);
-        const lid = ++lineId;
-        lineRows.push({ ...line, id: lid, order_id: id, product_id: productId, sku, requested_sku: sku, created_at: iso, updated_at: iso });
-        const route = routes.find((r) => r.line_id === line.id)!;
-        routeRows.push({ ...route, id: ++routeId, order_id: id, line_id: lid, product_id: productId, routed_at: iso, updated_at: iso });
-        reservationRows.push({ ...reservation, id: ++reservationId, order_line_id: lid, product_id: productId, quantity: route.reserved_quantity, routed_at: iso });
-        reservedByProduct.set(productId, (reservedByProduct.get(productId) ?? 0) + route.reserved_quantity);
-      });
-    }
-    await withTx(db, async (tx) => {
-      for (const rows of chunks(orderRows, ROWS_PER_INSERT)) await tx.insertInto('sales_orders').values(rows).execute();
-      for (const rows of chunks(lineRows, ROWS_PER_INSERT)) await tx.insertInto('sales_order_lines').values(rows).execute();
-      for (const rows of chunks(routeRows, ROWS_PER_INSERT)) await tx.insertInto('order_line_routes').values(rows).execute();
-      for (const rows of chunks(reservationRows, ROWS_PER_INSERT)) await tx.insertInto('inventory_reservations').values(rows).execute();
-      for (const rows of chunks(fulfillmentRows, ROWS_PER_INSERT)) await tx.insertInto('fulfillment_orders').values(rows).execute();
-    });
-  }
-  // The clones' reserved units leave available stock: one conditional UPDATE per SKU, as routing does.
-  await withTx(db, async (tx) => {
-    for (const [productId, units] of reservedByProduct) {
-      const moved = await tx
-        .updateTable('inventory')
-        .set((eb) => ({ available_quantity: eb('available_quantity', '-', units), reserved_quantity: eb('reserved_quantity', '+', units) }))
-        .where('account_id', '=', accountId)
-        .where('product_id', '=', productId)
-        .where('warehouse_id', '=', fulfillment.warehouse_id)
-        .where('available_quantity', '>=', units)
-        .returning('id')
-        .executeTakeFirst();
-      if (!moved) throw new Error(`not enough stock to seed reservations of product ${productId}`);
-    }
   });
 }
 
@@ -217,7 +139,7 @@ async function main() {
       'POST /v1/salesOrder (template)',
     )) as { orderNumber: string };
     const seedStarted = performance.now();
-    await cloneOrders(db, accountId, Number(template.orderNumber), OPEN_ORDERS - 1, productIds, now);
+    await cloneOrders(db, accountId, Number(template.orderNumber), OPEN_ORDERS - 1, productIds, now, skuName);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const openCount = Number(
       (
