@@ -1,0 +1,173 @@
+/**
+ * Console benchmark (issue 12 item 6): the server time of every console page at 100,000 orders and 100,000
+ * listing variants in one account. The service is built as `serve` builds it (embedded SQLite, temporary
+ * DATA_DIR); each page is requested BENCH_CONSOLE_REQUESTS times (default 40) one after another through
+ * Fastify's inject (no network: what is measured is the server's own time, routing to the last byte), with a
+ * signed-in seller or operator session. Target: every page < 50 ms (p50 and p99 reported).
+ *
+ * Environment: BENCH_OPEN_ORDERS (100000), BENCH_VARIANTS (100000), BENCH_VARIANTS_PER_LISTING (5),
+ * BENCH_CONSOLE_REQUESTS (40), BENCH_OUTPUT (default bench/RESULTS.md, section "## Console"; "-" prints only).
+ *
+ *   npm run bench:console
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Deps } from '../src/deps.js';
+import { buildApp } from '../src/app.js';
+import { createAccount, issueSellerToken } from '../src/domain/accounts/accounts.js';
+import { createWarehouse } from '../src/domain/accounts/warehouses.js';
+import { SCOPES } from '../src/domain/accounts/principal.js';
+import { signIn } from '../src/domain/users/sign-in.js';
+import { createOperatorUser, createSellerUser } from '../src/domain/users/users.js';
+import { envInt, machineLines } from './common.js';
+import { expectOk, installPartner, runMain, withBenchService, writeSection } from './harness.js';
+import { cloneOrders, seedListings } from './seed.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const OPEN_ORDERS = envInt('BENCH_OPEN_ORDERS', 100_000, 100);
+const VARIANTS = envInt('BENCH_VARIANTS', 100_000, 100);
+const PER_LISTING = envInt('BENCH_VARIANTS_PER_LISTING', 5, 1);
+const REQUESTS = envInt('BENCH_CONSOLE_REQUESTS', 40, 5);
+const SKU_COUNT = 200;
+const TARGET_MS = 50;
+const PASSWORD = 'bench console password';
+
+const skuName = (i: number) => `ORD-${String(i).padStart(4, '0')}`;
+
+interface PageResult {
+  page: string;
+  who: 'seller' | 'operator';
+  status: number;
+  bytes: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+async function seed(deps: Deps, base: string) {
+  const db = deps.db.db;
+  const now = deps.clock.now();
+  const { accountId } = await createAccount(db, { name: 'Bench console seller' }, now);
+  const main = (await createWarehouse(db, accountId, { name: 'Main' }, now)).warehouseId;
+  const { accessToken: sellerToken } = await issueSellerToken(db, accountId, [...SCOPES], now);
+  await installPartner(deps, base, accountId, 'SHIPPING', ['sales:orders:fulfillment:self'], { name: 'Bench shipper', warehouses: [{ warehouseId: main, warehouseUniqueId: 'SHIP-MAIN' }] });
+  const channel = await installPartner(deps, base, accountId, 'SALES_CHANNEL', ['listing:self', 'sales:orders:self'], { name: 'Bench channel', storefrontName: 'Shop One' });
+  const sellerHeaders = { authorization: `Bearer ${sellerToken}`, 'content-type': 'application/json' };
+  for (let first = 0; first < SKU_COUNT; first += 50) {
+    const items = Array.from({ length: 50 }, (_, k) => ({ SKU: skuName(first + k), standardProductId: String(200000000000 + first + k), standardProductIdType: 'UPC', quantity: 1_000_000 }));
+    await expectOk(await fetch(`${base}/v1/inventory`, { method: 'POST', headers: sellerHeaders, body: JSON.stringify({ warehouseName: 'Main', items }) }), 'POST /v1/inventory');
+  }
+  const products = await db.selectFrom('products').select(['id', 'sku']).where('account_id', '=', accountId).execute();
+  const productIds = Array.from({ length: SKU_COUNT }, (_, i) => products.find((p) => p.sku === skuName(i))!.id);
+  const orderTs = new Date(now.getTime() - 3_600_000).toISOString();
+  const template = (await expectOk(
+    await fetch(`${base}/v1/salesOrder`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${channel.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        channelOrderId: 'TEMPLATE',
+        orderTs,
+        customerName: 'Ada Buyer',
+        shippingAddress: { name: 'Ada Buyer', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', countryCode: 'US' },
+        products: [
+          { sku: skuName(0), quantity: 1, unitPrice: '19.99', channelLineItemId: 'L1' },
+          { sku: skuName(1), quantity: 2, unitPrice: '5.00', channelLineItemId: 'L2' },
+        ],
+      }),
+    }),
+    'POST /v1/salesOrder',
+  )) as { orderNumber: string };
+  await cloneOrders(db, accountId, Number(template.orderNumber), OPEN_ORDERS - 1, productIds, now, skuName);
+  process.stdout.write(`seeded ${OPEN_ORDERS} orders\n`);
+  const listings = Math.ceil(VARIANTS / PER_LISTING);
+  await seedListings(db, accountId, channel.installationId, main, listings, new Date(now.getTime() - 86_400_000), { perListing: PER_LISTING, drifting: 0 });
+  const someListing = await db.selectFrom('listings').select('id').where('account_id', '=', accountId).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+  await createSellerUser(db, accountId, { email: 'owner@bench.example', password: PASSWORD, role: 'OWNER' }, now);
+  await createOperatorUser(db, { email: 'ops@bench.example', password: PASSWORD }, now);
+  return { accountId, storefrontId: channel.installationId, orderNumber: template.orderNumber, listingId: someListing.id };
+}
+
+/** The pages measured: every console page that lists or shows data (forms alone are trivial). */
+function pages(s: Awaited<ReturnType<typeof seed>>): { page: string; who: 'seller' | 'operator' }[] {
+  const seller = [
+    '/console/home',
+    '/console/orders',
+    `/console/orders/${s.orderNumber}`,
+    '/console/apps',
+    '/console/inventory',
+    `/console/listings?storefrontId=${s.storefrontId}`,
+    `/console/listings/${s.listingId}`,
+    '/console/listings/ingestions',
+    '/console/reports',
+    '/console/users',
+  ];
+  const operator = ['/console/operator', '/console/operator/accounts', `/console/operator/accounts/${s.accountId}`, '/console/operator/apps', '/console/operator/jobs', '/console/operator/deliveries'];
+  return [...seller.map((page) => ({ page, who: 'seller' as const })), ...operator.map((page) => ({ page, who: 'operator' as const }))];
+}
+
+async function main(): Promise<void> {
+  const loadBefore = os.loadavg()[0]!;
+  const results: PageResult[] = [];
+  let seedSeconds = 0;
+  await withBenchService('console', async (deps, base) => {
+    const started = performance.now();
+    const s = await seed(deps, base);
+    seedSeconds = (performance.now() - started) / 1000;
+    // A second app instance on the same deps, for inject: the listening one keeps serving the seeding calls.
+    const app = await buildApp(deps);
+    try {
+      const cookieOf = async (email: string) => {
+        const session = await signIn(deps.db.db, email, PASSWORD, '127.0.0.1', deps.clock.now());
+        if (!session.ok) throw new Error(`cannot sign in ${email}`);
+        return `mcs_session=${session.token}`;
+      };
+      const cookies = { seller: await cookieOf('owner@bench.example'), operator: await cookieOf('ops@bench.example') };
+      for (const { page, who } of pages(s)) {
+        const times: number[] = [];
+        let status = 0;
+        let bytes = 0;
+        for (let i = 0; i < REQUESTS + 3; i++) {
+          const t0 = performance.now();
+          const res = await app.inject({ method: 'GET', url: page, headers: { cookie: cookies[who] } });
+          const ms = performance.now() - t0;
+          // The first three warm the code paths and statement caches.
+          if (i >= 3) times.push(ms);
+          status = res.statusCode;
+          bytes = res.rawPayload.length;
+        }
+        times.sort((a, b) => a - b);
+        const result = { page, who, status, bytes, p50: percentile(times, 50), p99: percentile(times, 99), max: times.at(-1)! };
+        process.stdout.write(`${page} (${who}): ${status}, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms\n`);
+        results.push(result);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+  const missed = results.filter((r) => r.p99 >= TARGET_MS || r.status !== 200);
+  const text = [
+    '## Console',
+    '',
+    '`npm run bench:console` (bench/console.ts): server time of each console page (Fastify inject: routing, session, domain',
+    `reads, rendering, to the last byte; no network), ${REQUESTS} requests per page one after another after 3 warm-up requests,`,
+    'embedded SQLite in a temporary DATA_DIR.',
+    '',
+    ...machineLines('one process', loadBefore),
+    `- Data: one account with ${OPEN_ORDERS.toLocaleString('en-US')} open 2-line orders (one through HTTP, the rest cloned by multi-row INSERTs) ` +
+      `and ${VARIANTS.toLocaleString('en-US')} listing variants (${PER_LISTING} per listing) on one storefront; seeding took ${seedSeconds.toFixed(1)} s`,
+    `- Target (issue 12): every page < ${TARGET_MS} ms. ${missed.length === 0 ? 'Met by every page (p99).' : `Missed (p99 ≥ ${TARGET_MS} ms or not 200): ${missed.map((r) => r.page).join(', ')}.`}`,
+    '',
+    '| Page | as | status | bytes | p50 | p99 | max |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...results.map((r) => `| \`${r.page}\` | ${r.who} | ${r.status} | ${r.bytes.toLocaleString('en-US')} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.max.toFixed(1)} ms |`),
+    '',
+  ].join('\n');
+  writeSection(text, path.join(here, 'RESULTS.md'), 'Console', 'Console notes');
+}
+
+runMain(main);
