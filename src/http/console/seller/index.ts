@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../deps.js';
+import { registerSellerApps } from './apps/index.js';
 import { registerSellerHome } from './home.js';
+import { registerSellerListings } from './listings/index.js';
 
 /** The seller's pages; each file registers one workflow's routes. */
 export function registerSellerPages(scope: FastifyInstance, deps: Deps): void {
   registerSellerHome(scope, deps);
+  registerSellerApps(scope, deps);
+  registerSellerListings(scope, deps);
 }

@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../../../deps.js';
+import { registerAppsPage } from './apps-page.js';
+import { registerInstallApp } from './install.js';
+import { registerStorefrontPages } from './storefront.js';
+
+/** Apps: the catalog and Install (5.2), installed apps, and per storefront its status, ingestion and disconnect. */
+export function registerSellerApps(scope: FastifyInstance, deps: Deps): void {
+  registerAppsPage(scope, deps);
+  registerInstallApp(scope, deps);
+  registerStorefrontPages(scope, deps);
+}
