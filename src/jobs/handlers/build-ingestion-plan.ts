@@ -1,8 +1,8 @@
 import type { Deps } from '../../deps.js';
 import { withTx } from '../../db/tx.js';
 import { isAppError } from '../../domain/errors.js';
-import { refreshVariantStock } from '../../domain/inventory/variant-stock-sync.js';
-import { applyIngestion, markPlanningFailed, planSession, recordApplyFailure } from '../../domain/listings/ingestion-apply.js';
+import { applyIngestionWithStock } from '../../domain/inventory/listing-writes.js';
+import { markPlanningFailed, planSession, recordApplyFailure } from '../../domain/listings/ingestion-apply.js';
 import { BUILD_INGESTION_PLAN, type BuildPlanPayload } from '../../domain/listings/ingestion-session.js';
 import type { Job } from '../types.js';
 
@@ -35,8 +35,7 @@ export async function runBuildIngestionPlan(deps: Deps, job: Job): Promise<void>
   try {
     const now = deps.clock.now();
     const plan = await withTx(db, async (tx) => {
-      const applied = await applyIngestion(tx, accountId, id, now);
-      await refreshVariantStock(tx, accountId, applied.newProductIds, now);
+      const applied = await applyIngestionWithStock(tx, accountId, id, now);
       return applied.plan;
     });
     deps.log.info({ accountId, ingestionId: id, summary: plan.summary }, 'applied an ingestion plan automatically');

@@ -1,9 +1,8 @@
 import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
 import { withTx } from '../../../db/tx.js';
-import { refreshVariantStock } from '../../../domain/inventory/variant-stock-sync.js';
+import { applyIngestionWithStock } from '../../../domain/inventory/listing-writes.js';
 import { getIngestion } from '../../../domain/listings/ingestion-admin.js';
-import { applyIngestion } from '../../../domain/listings/ingestion-apply.js';
 import { IngestionDetailView, IngestionParams } from '../../schemas/ingestion.js';
 import { ADMIN_ROUTE_CONFIG, adminResponses } from '../schemas.js';
 import { TAGS } from './tags.js';
@@ -28,8 +27,7 @@ export function registerApplyIngestion(app: App, deps: Deps) {
       const { accountId, ingestionId } = request.params;
       return withTx(deps.db.db, async (tx) => {
         const now = deps.clock.now();
-        const { newProductIds } = await applyIngestion(tx, accountId, ingestionId, now);
-        await refreshVariantStock(tx, accountId, newProductIds, now);
+        await applyIngestionWithStock(tx, accountId, ingestionId, now);
         return getIngestion(tx, accountId, ingestionId);
       });
     },

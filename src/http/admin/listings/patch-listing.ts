@@ -3,9 +3,8 @@ import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
 import { withTx } from '../../../db/tx.js';
 import { notFound } from '../../../domain/errors.js';
-import { refreshVariantStock } from '../../../domain/inventory/variant-stock-sync.js';
+import { patchListingWithStock } from '../../../domain/inventory/listing-writes.js';
 import { parseListingPatch } from '../../../domain/listings/listing-input.js';
-import { patchListing } from '../../../domain/listings/patch.js';
 import { loadListingViews } from '../../../domain/listings/view.js';
 import { ListingProductDataInput, ListingV2, VariantInputSchema } from '../../schemas/listings.js';
 import { ADMIN_ROUTE_CONFIG, adminResponses } from '../schemas.js';
@@ -57,8 +56,7 @@ export function registerAdminPatchListing(app: App, deps: Deps) {
       const patch = parseListingPatch(request.body);
       const now = deps.clock.now();
       await withTx(deps.db.db, async (tx) => {
-        const { newProductIds } = await patchListing(tx, accountId, listingId, patch, now, { checkSelectValues: true });
-        await refreshVariantStock(tx, accountId, newProductIds, now);
+        await patchListingWithStock(tx, accountId, listingId, patch, now, { checkSelectValues: true });
       });
       const [view] = await loadListingViews(deps.db.db, accountId, [listingId], { forPoll: false });
       if (!view) throw notFound(`listing ${listingId} not found in this account`);

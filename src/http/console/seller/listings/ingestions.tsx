@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../../deps.js';
 import { withTx } from '../../../../db/tx.js';
-import { refreshVariantStock } from '../../../../domain/inventory/variant-stock-sync.js';
+import { applyIngestionWithStock } from '../../../../domain/inventory/listing-writes.js';
 import { getIngestion, listIngestions, type IngestionDetailView, type IngestionSummaryView } from '../../../../domain/listings/ingestion-admin.js';
-import { applyIngestion } from '../../../../domain/listings/ingestion-apply.js';
 import type { IngestionPlan } from '../../../../domain/listings/ingestion-plan.js';
 import { Badge, Pager, PostForm, Table, formAction, formatTs, type Tone } from '../../components.js';
 import { Layout, type PageContext } from '../../layout.js';
@@ -125,9 +124,7 @@ export function registerIngestionPages(scope: FastifyInstance, deps: Deps): void
       // The same steps as POST /admin/accounts/{id}/ingestions/{ingestionId}/apply.
       const { plan } = await withTx(deps.db.db, async (tx) => {
         const now = deps.clock.now();
-        const applied = await applyIngestion(tx, user.accountId, ingestionId, now);
-        await refreshVariantStock(tx, user.accountId, applied.newProductIds, now);
-        return applied;
+        return applyIngestionWithStock(tx, user.accountId, ingestionId, now);
       });
       return `Ingestion ${ingestionId} applied: ${plan.summary.listingsToCreate} listing(s) created, ${plan.summary.listingsToUpdate} updated.`;
     });

@@ -2,10 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../../deps.js';
 import { withTx } from '../../../../db/tx.js';
 import { invalidArgument } from '../../../../domain/errors.js';
-import { refreshVariantStock } from '../../../../domain/inventory/variant-stock-sync.js';
+import { patchListingWithStock } from '../../../../domain/inventory/listing-writes.js';
 import { parseListingPatch } from '../../../../domain/listings/listing-input.js';
 import type { ListingView } from '../../../../domain/listings/model.js';
-import { patchListing } from '../../../../domain/listings/patch.js';
 import { findListing } from '../../../../domain/listings/view.js';
 import { notFound } from '../../../../domain/errors.js';
 import { Field, PostForm, field, fields, formAction } from '../../components.js';
@@ -103,8 +102,7 @@ export function registerListingEdit(scope: FastifyInstance, deps: Deps): void {
       const now = deps.clock.now();
       // The same steps as PATCH /admin/accounts/{id}/listings/{listingId}.
       await withTx(deps.db.db, async (tx) => {
-        const { newProductIds } = await patchListing(tx, user.accountId, listingId, patch, now, { checkSelectValues: true });
-        await refreshVariantStock(tx, user.accountId, newProductIds, now);
+        await patchListingWithStock(tx, user.accountId, listingId, patch, now, { checkSelectValues: true });
       });
     });
   });
