@@ -24,7 +24,7 @@ describe('console: seller home and orders', () => {
   let seed: SeededAccount;
   let other: SeededAccount;
   let rejected: Order;
-  let paged: Order[] = [];
+  const paged: Order[] = [];
   let otherOrder: Order;
   let owner: ConsoleBrowser;
 
