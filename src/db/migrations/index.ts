@@ -20,6 +20,7 @@ import * as m016 from './016_backorder_index.js';
 import * as m017 from './017_callbacks.js';
 import * as m018 from './018_nudges.js';
 import * as m019 from './019_console_users.js';
+import * as m020 from './020_console_attention.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '017_callbacks': m017,
   '018_nudges': m018,
   '019_console_users': m019,
+  '020_console_attention': m020,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

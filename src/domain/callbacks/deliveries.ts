@@ -1,3 +1,4 @@
+import { cappedCount } from '../../db/capped-count.js';
 import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { CallbackAttemptsTable, CallbackDeliveriesTable } from '../../db/schema.js';
@@ -197,6 +198,11 @@ export async function listDeliveries(db: Db, filters: DeliveryFilters, afterRowI
   const rows = await query.orderBy('id', 'desc').limit(pageSize + 1).execute();
   const page = rows.slice(0, pageSize);
   return { deliveries: page.map(toDeliveryView), nextAfterRowId: rows.length > pageSize ? page[page.length - 1]!.id : null };
+}
+
+/** The account's deliveries that gave up (DEAD), for the console's home: a capped count on (account_id, state, id). */
+export function countDeadDeliveries(db: Db, accountId: number): Promise<number> {
+  return cappedCount(db, db.selectFrom('callback_deliveries').select('id').where('account_id', '=', accountId).where('state', '=', 'DEAD'));
 }
 
 /** Longer than the total send timeout (15 s): a synchronous call this old is no longer in flight. */

@@ -64,3 +64,12 @@ export async function lastStatusChecks(db: Db, accountId: number, storefrontId: 
     .executeTakeFirst();
   return row ? { checks: JSON.parse(row.checks) as StatusCheck[], checkedAt: row.checked_at, deliveryId: row.delivery_id } : null;
 }
+
+/**
+ * Storefronts of the account whose last status check has a failing check (the console's home). One row per
+ * storefront, so the account's rows are few; FAIL is the only state that means "broken" (WARNING does not).
+ */
+export async function storefrontsFailingStatusCheck(db: Db, accountId: number): Promise<number[]> {
+  const rows = await db.selectFrom('storefront_status_checks').select(['storefront_id', 'checks']).where('account_id', '=', accountId).execute();
+  return rows.filter((r) => (JSON.parse(r.checks) as StatusCheck[]).some((c) => c.state === 'CHECK_STATE_FAIL')).map((r) => r.storefront_id);
+}

@@ -7,6 +7,7 @@
  * FAILED → DISCARDED (operator); PLANNING → FAILED when the plan job gives up.
  */
 import type { Selectable } from 'kysely';
+import { cappedCount } from '../../db/capped-count.js';
 import type { Db, Tx } from '../../db/tx.js';
 import type { IngestionSessionsTable } from '../../db/schema.js';
 import { enqueueJob } from '../../jobs/enqueue.js';
@@ -176,4 +177,9 @@ export async function loadIngestedListings(db: Db, accountId: number, sessionId:
     .orderBy('id')
     .execute();
   return rows.map((r) => JSON.parse(r.body) as IngestionListing);
+}
+
+/** Ingestion plans waiting for the seller's review (PLANNED), a capped count on (account_id, status, id). */
+export function countPlannedIngestions(db: Db, accountId: number): Promise<number> {
+  return cappedCount(db, db.selectFrom('ingestion_sessions').select('id').where('account_id', '=', accountId).where('status', '=', 'PLANNED'));
 }

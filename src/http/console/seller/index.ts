@@ -3,10 +3,12 @@ import type { Deps } from '../../../deps.js';
 import { registerSellerApps } from './apps/index.js';
 import { registerSellerHome } from './home.js';
 import { registerSellerListings } from './listings/index.js';
+import { registerSellerOrderPages } from './orders/index.js';
 
 /** The seller's pages; each file registers one workflow's routes. */
 export function registerSellerPages(scope: FastifyInstance, deps: Deps): void {
   registerSellerHome(scope, deps);
   registerSellerApps(scope, deps);
   registerSellerListings(scope, deps);
+  registerSellerOrderPages(scope, deps);
 }
