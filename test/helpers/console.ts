@@ -19,7 +19,8 @@ const CSRF_INPUT = /name="_csrf" value="([^"]+)"/;
 
 export function consoleBrowser(t: TestApp): ConsoleBrowser {
   const cookies = new Map<string, string>();
-  const cookieHeader = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  // Values as the server set them (encoded): a flash message may hold a ';'.
+  const cookieHeader = () => [...cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
   const remember = (res: LightMyRequestResponse) => {
     for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
       const gone = c.maxAge === 0 || (c.expires !== undefined && c.expires.getTime() <= Date.now() && c.value === '');
