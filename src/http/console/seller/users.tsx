@@ -11,9 +11,10 @@ import { sellerOf } from '../session.js';
 
 const ACTIVE = '/console/users';
 
-/** The invitation link as the invitee will open it: on this host (the owner passes it on). */
-function inviteLink(request: FastifyRequest, token: string): string {
-  return `${request.protocol}://${request.host}/console/invite/${token}`;
+/** The invitation link as the invitee will open it: PUBLIC_BASE_URL when set (behind a proxy), else this host. */
+function inviteLink(deps: Deps, request: FastifyRequest, token: string): string {
+  const base = deps.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+  return `${base.replace(/\/+$/, '')}/console/invite/${token}`;
 }
 
 /**
@@ -77,7 +78,7 @@ export function registerSellerUsers(scope: FastifyInstance, deps: Deps): void {
     const input = { email: field(request.body, 'email'), role: field(request.body, 'role') };
     const invitation = await actionOrBack(deps, request, reply, ACTIVE, () => createInvitation(deps.db.db, user, input, deps.clock.now()));
     if (!invitation) return reply;
-    const link = inviteLink(request, invitation.token);
+    const link = inviteLink(deps, request, invitation.token);
     const ctx = pageContext(request, reply, user, ACTIVE);
     return sendHtml(
       reply,
