@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Runs every test file under test/ with node's test runner (Node 20 has no glob in --test).
+// That includes test/browser/*.test.ts (the console in Chromium; skipped when no Chromium is installed).
 // TEST_DATABASE_URL=postgres://… runs the same tests on PostgreSQL; extra arguments narrow the files.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';

@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+import type { AppsTable } from '../../db/schema.js';
 import type { Db } from '../../db/tx.js';
 import type { Signer } from '../../lib/signer.js';
 import { checkCallbackBaseUrl } from '../callbacks/target-safety.js';
@@ -136,6 +138,16 @@ export async function getApp(db: Db, appId: number): Promise<AppRecord> {
 export async function describeApp(db: Db, appId: number): Promise<AppView> {
   const row = await db.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
   if (!row) throw notFound(`app ${appId} not found`);
+  return appView(row);
+}
+
+/** Every registered app, oldest first (the operator console's list; a platform has tens, not thousands). */
+export async function listApps(db: Db): Promise<AppView[]> {
+  const rows = await db.selectFrom('apps').selectAll().orderBy('id').limit(1000).execute();
+  return rows.map(appView);
+}
+
+function appView(row: Selectable<AppsTable>): AppView {
   return {
     appId: row.id,
     name: row.name,

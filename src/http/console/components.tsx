@@ -154,9 +154,28 @@ export async function formAction(
     const message = await action();
     flash(deps, request, reply, 'ok', message || ok);
   } catch (error) {
-    if (!isAppError(error) || error.status >= 500) throw error;
-    const text = error.violations.length > 0 ? error.violations.map((v) => `${v.field}: ${v.description}`).join('; ') : error.message;
-    flash(deps, request, reply, 'bad', text);
+    flash(deps, request, reply, 'bad', refusalText(error));
   }
   return reply.redirect(back, 303);
+}
+
+/** A domain refusal's text for a flash; anything else (a bug, a 5xx) is rethrown to the error page. */
+function refusalText(error: unknown): string {
+  if (!isAppError(error) || error.status >= 500) throw error;
+  return error.violations.length > 0 ? error.violations.map((v) => `${v.field}: ${v.description}`).join('; ') : error.message;
+}
+
+/**
+ * For an action whose success answers with its own page (a secret or a link shown once, so no redirect):
+ * its result, or, when the domain refuses, a flash with the reason and a redirect to `back` and null
+ * (the reply is sent: return it).
+ */
+export async function actionOrBack<T>(deps: Deps, request: FastifyRequest, reply: FastifyReply, back: string, action: () => Promise<T>): Promise<T | null> {
+  try {
+    return await action();
+  } catch (error) {
+    flash(deps, request, reply, 'bad', refusalText(error));
+    await reply.redirect(back, 303);
+    return null;
+  }
 }

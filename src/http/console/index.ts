@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import type { App } from '../types.js';
 import { registerConsoleAssets } from './assets.js';
 import { registerConsoleErrorPages } from './error-pages.js';
+import { registerInvite } from './invite.js';
 import { registerLogin } from './login.js';
 import { registerOperatorPages } from './operator/index.js';
 import { registerConsoleSecurity } from './security.js';
@@ -24,6 +25,7 @@ export async function registerConsole(app: App, deps: Deps): Promise<void> {
       registerConsoleSessions(scope, deps);
       registerConsoleAssets(scope);
       registerLogin(scope, deps);
+      registerInvite(scope, deps);
       registerSellerPages(scope, deps);
       registerOperatorPages(scope, deps);
     },

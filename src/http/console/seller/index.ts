@@ -4,6 +4,7 @@ import { registerSellerApps } from './apps/index.js';
 import { registerSellerHome } from './home.js';
 import { registerSellerListings } from './listings/index.js';
 import { registerSellerOrderPages } from './orders/index.js';
+import { registerSellerUsers } from './users.js';
 
 /** The seller's pages; each file registers one workflow's routes. */
 export function registerSellerPages(scope: FastifyInstance, deps: Deps): void {
@@ -11,4 +12,5 @@ export function registerSellerPages(scope: FastifyInstance, deps: Deps): void {
   registerSellerApps(scope, deps);
   registerSellerListings(scope, deps);
   registerSellerOrderPages(scope, deps);
+  registerSellerUsers(scope, deps);
 }

@@ -1,0 +1,154 @@
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../../deps.js';
+import { getJob, listJobs, retryDeadJob } from '../../../jobs/admin.js';
+import { JOB_STATUSES } from '../../../jobs/types.js';
+import { Badge, Field, Pager, PostForm, Select, Table, formAction, formatTs, type Tone } from '../components.js';
+import { Layout } from '../layout.js';
+import { idParam, queryEnum, queryId, queryText } from '../params.js';
+import { pageContext, sendHtml } from '../render.js';
+import { operatorOf } from '../session.js';
+
+const ACTIVE = '/console/operator/jobs';
+const PAGE_SIZE = 50;
+
+/** The tone of a job's or a delivery's state: done, waiting, or needing the operator. */
+export function stateTone(state: string): Tone {
+  if (state === 'SUCCEEDED') return 'ok';
+  if (state === 'DEAD') return 'bad';
+  return 'warn';
+}
+
+/** The first line of an error (a stack follows it), for a table cell. */
+export function firstLine(text: string | null): string {
+  return text === null ? '' : (text.split('\n')[0] ?? '').slice(0, 300);
+}
+
+function RetryButton({ jobId, csrfToken }: { jobId: number; csrfToken: string }) {
+  return (
+    <PostForm action={`${ACTIVE}/${jobId}/retry`} csrfToken={csrfToken}>
+      <button type="submit" class="secondary">
+        Retry
+      </button>
+    </PostForm>
+  );
+}
+
+/**
+ * Background jobs (GET /admin/jobs, GET /admin/jobs/{id}, POST /admin/jobs/{id}/retry): newest first,
+ * filtered by status and type, keyset paged by id; a DEAD job can be run again.
+ */
+export function registerOperatorJobs(scope: FastifyInstance, deps: Deps): void {
+  scope.get('/operator/jobs', { schema: { hide: true } }, async (request, reply) => {
+    const user = operatorOf(request, reply);
+    if (!user) return reply;
+    const status = queryEnum(request, 'status', JOB_STATUSES);
+    const type = queryText(request, 'type').trim();
+    const after = queryId(request, 'after') ?? null;
+    const page = await listJobs(deps.db.db, { ...(status ? { status } : {}), ...(type ? { type } : {}) }, after, PAGE_SIZE);
+    const ctx = pageContext(request, reply, user, ACTIVE);
+    return sendHtml(
+      reply,
+      <Layout ctx={ctx} title="Jobs">
+        <h1>Background jobs</h1>
+        <p>
+          <a href={`${ACTIVE}?status=DEAD`}>Dead jobs</a> · <a href={ACTIVE}>All jobs</a>
+        </p>
+        <form method="get" action={ACTIVE} class="inline">
+          <Select label="Status" name="status" options={[['', 'any'], ...JOB_STATUSES]} value={status ?? ''} />
+          <Field label="Type" name="type" value={type} placeholder="e.g. callbacks.deliver" />
+          <button type="submit" class="secondary">
+            Filter
+          </button>
+        </form>
+        <Table caption="Background jobs" head={['Id', 'Type', 'Account', 'Status', 'Attempts', 'Run at', 'Last error', '']}>
+          {page.jobs.map((j) => (
+            <tr>
+              <td>
+                <a href={`${ACTIVE}/${j.id}`} safe>
+                  {String(j.id)}
+                </a>
+              </td>
+              <td safe>{j.type}</td>
+              <td safe>{j.accountId === null ? 'service' : String(j.accountId)}</td>
+              <td>
+                <Badge tone={stateTone(j.status)} text={j.status} />
+              </td>
+              <td class="num" safe>{`${j.attempts}/${j.maxAttempts}`}</td>
+              <td safe>{formatTs(j.runAt)}</td>
+              <td safe>{firstLine(j.lastError)}</td>
+              <td>{j.status === 'DEAD' ? <RetryButton jobId={j.id} csrfToken={ctx.csrfToken} /> : ''}</td>
+            </tr>
+          ))}
+        </Table>
+        <Pager base={ACTIVE} params={{ status, type }} cursorName="after" next={page.nextAfterId === null ? null : String(page.nextAfterId)} />
+      </Layout>,
+    );
+  });
+
+  scope.get('/operator/jobs/:jobId', { schema: { hide: true } }, async (request, reply) => {
+    const user = operatorOf(request, reply);
+    if (!user) return reply;
+    const job = await getJob(deps.db.db, idParam(request, 'jobId'));
+    const ctx = pageContext(request, reply, user, ACTIVE);
+    return sendHtml(
+      reply,
+      <Layout ctx={ctx} title={`Job ${job.id}`}>
+        <p>
+          <a href={ACTIVE}>← Jobs</a>
+        </p>
+        <h1 safe>{`Job ${job.id}: ${job.type}`}</h1>
+        <p>
+          <Badge tone={stateTone(job.status)} text={job.status} />
+        </p>
+        {job.status === 'DEAD' ? <RetryButton jobId={job.id} csrfToken={ctx.csrfToken} /> : ''}
+        <dl class="facts">
+          <dt>Account</dt>
+          <dd safe>{job.accountId === null ? 'service' : String(job.accountId)}</dd>
+          <dt>Attempts</dt>
+          <dd safe>{`${job.attempts} of ${job.maxAttempts}`}</dd>
+          <dt>Run at</dt>
+          <dd safe>{formatTs(job.runAt)}</dd>
+          <dt>Created</dt>
+          <dd safe>{formatTs(job.createdAt)}</dd>
+          <dt>Finished</dt>
+          <dd safe>{formatTs(job.finishedAt)}</dd>
+          <dt>Dedupe key</dt>
+          <dd safe>{job.dedupeKey ?? '–'}</dd>
+        </dl>
+        <h2>Payload</h2>
+        <pre safe>{JSON.stringify(job.payload, null, 2)}</pre>
+        {job.lastError ? (
+          <>
+            <h2>Last error</h2>
+            <pre safe>{job.lastError}</pre>
+          </>
+        ) : (
+          ''
+        )}
+        <h2>Attempts</h2>
+        <Table caption="Attempt log" head={['Attempt', 'Worker', 'Outcome', 'Started', 'Finished', 'Error']}>
+          {job.attemptLog.map((a) => (
+            <tr>
+              <td class="num" safe>{String(a.attempt)}</td>
+              <td safe>{a.worker}</td>
+              <td>
+                <Badge tone={a.outcome === 'SUCCEEDED' ? 'ok' : 'bad'} text={a.outcome} />
+              </td>
+              <td safe>{formatTs(a.startedAt)}</td>
+              <td safe>{formatTs(a.finishedAt)}</td>
+              <td safe>{firstLine(a.error)}</td>
+            </tr>
+          ))}
+        </Table>
+      </Layout>,
+    );
+  });
+
+  scope.post('/operator/jobs/:jobId/retry', { schema: { hide: true } }, async (request, reply) => {
+    if (!operatorOf(request, reply)) return reply;
+    const jobId = idParam(request, 'jobId');
+    return formAction(deps, request, reply, `${ACTIVE}/${jobId}`, `Job ${jobId} is PENDING again and runs now.`, async () => {
+      await retryDeadJob(deps.db.db, jobId, deps.clock.now());
+    });
+  });
+}
