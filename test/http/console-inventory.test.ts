@@ -101,4 +101,63 @@ describe('console: seller inventory pages', () => {
     assert.equal(res.statusCode, 403);
     assert.equal(await available('CON-MUG', seed.warehouses.main), 10);
   });
+
+  it('creates, ships and receives an inbound shipment through the pages; on-hand rises; a cancelled one refuses receipts', async () => {
+    const res = await b.post('/console/inventory/inbound', {
+      vendor_name: 'Acme Ceramics',
+      destination_warehouse_id: String(seed.warehouses.main),
+      purchase_order_number: 'PO-CON-1',
+      status: 'PENDING',
+      lines: 'IN-MUG, 10, 2.50\nIN-CUP, 4',
+      create_new_products: '1',
+    });
+    assert.equal(res.statusCode, 303, res.body);
+    const location = res.headers.location as string;
+    assert.match(location, /^\/console\/inventory\/inbound\/\d+$/);
+    const page = await b.get(location);
+    assert.match(page.body, /Shipment #\d+ created/);
+    assert.match(page.body, /PO-CON-1/);
+    assert.match(page.body, /Acme Ceramics/);
+
+    const shipped = await submit(`${location}/ship`, { carrier: 'UPS', tracking: '1Z999', expected_delivery_date: '2026-12-01' });
+    assert.match(shipped.body, /class="flash ok"/);
+    assert.match(shipped.body, />SHIPPED</);
+
+    const receive = async (entries: [string, string][]) => {
+      const r = await b.postEntries(`${location}/receive`, entries);
+      assert.equal(r.statusCode, 303, r.body);
+      return b.get(r.headers.location as string);
+    };
+    const partial = await receive([['sku', 'IN-MUG'], ['quantity', '6'], ['sku', 'IN-CUP'], ['quantity', '']]);
+    assert.match(partial.body, /class="flash ok"[^>]*>[^<]*PARTIALLY_RECEIVED/);
+    assert.equal(await available('IN-MUG', seed.warehouses.main), 6);
+    const over = await flashOf(`${location}/receive`, { sku: 'IN-MUG', quantity: '5' });
+    assert.equal(over.kind, 'bad');
+    assert.equal(await available('IN-MUG', seed.warehouses.main), 6);
+    const rest = await receive([['sku', 'IN-MUG'], ['quantity', '4'], ['sku', 'IN-CUP'], ['quantity', '4']]);
+    assert.match(rest.body, /The shipment is now RECEIVED/);
+    assert.equal(await available('IN-MUG', seed.warehouses.main), 10);
+    assert.equal(await available('IN-CUP', seed.warehouses.main), 4);
+    assert.match(rest.body, /by seller: 6 × IN-MUG/);
+
+    const list = await b.get('/console/inventory/inbound?status=RECEIVED');
+    assert.match(list.body, /PO-CON-1/);
+    assert.doesNotMatch((await b.get('/console/inventory/inbound?status=CANCELLED')).body, /PO-CON-1/);
+
+    const second = await b.post('/console/inventory/inbound', {
+      vendor_name: 'Acme Ceramics',
+      destination_warehouse_id: String(seed.warehouses.main),
+      purchase_order_number: 'PO-CON-2',
+      status: 'PENDING',
+      lines: 'IN-MUG, 3',
+    });
+    const secondUrl = second.headers.location as string;
+    assert.match((await submit(`${secondUrl}/cancel`, {})).body, />CANCELLED</);
+    assert.equal((await flashOf(`${secondUrl}/receive`, { sku: 'IN-MUG', quantity: '1' })).kind, 'bad');
+    assert.equal(await available('IN-MUG', seed.warehouses.main), 10);
+
+    const bad = await flashOf('/console/inventory/inbound', { vendor_name: 'Acme Ceramics', destination_warehouse_id: String(seed.warehouses.main), purchase_order_number: 'PO-BAD', status: 'PENDING', lines: 'IN-MUG, lots' });
+    assert.equal(bad.kind, 'bad');
+    assert.equal((await b.get('/console/inventory/inbound/999999')).statusCode, 404);
+  });
 });
