@@ -108,4 +108,22 @@ describe('console: seller report pages', () => {
     const afterCount = await t.deps.db.db.selectFrom('reports').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     assert.equal(Number(afterCount.n), Number(before.n));
   });
+
+  it('validates an uploaded file without importing it: progress, then the results by group', async () => {
+    assert.equal((await b.get('/console/reports/validation')).statusCode, 200);
+    const res = await b.upload('/console/reports/validation', { importType: 'Inventory' }, { name: 'check.csv', content: 'sku,warehouse,quantity\nREP-MUG,Main,1\nREP-MUG,Nowhere,2\n' });
+    const page = await follow(res);
+    assert.match(page.body, /Validation #\d+ queued/);
+    await runJobs(t);
+    const done = await b.get(res.headers.location as string);
+    assert.match(done.body, />COMPLETE</);
+    assert.match(done.body, /<td class="num">3<\/td><td>warehouse<\/td><td>ERROR<\/td>/);
+    const stock = await t.app.inject({ url: '/v1/inventory/REP-MUG', headers: bearer(seed.sellerToken) });
+    assert.notEqual(stock.json<{ totalAvailableQuantity: number }>().totalAvailableQuantity, 1, 'nothing imported');
+    // Read from Set-Cookie: the test browser sends cookies back decoded, and this message holds a ";".
+    const bad = await b.upload('/console/reports/validation', { importType: 'Nope' }, { name: 'x.csv', content: 'sku\nA\n' });
+    assert.equal(bad.statusCode, 303);
+    assert.equal(bad.headers.location, '/console/reports/validation');
+    assert.match(decodeURIComponent(String(bad.headers['set-cookie'])), /mcs_flash=\{"kind":"bad","text":"importDefinitionId: \\"Nope\\" is not an import type/);
+  });
 });
