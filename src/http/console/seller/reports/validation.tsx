@@ -53,7 +53,7 @@ function Results({ v }: { v: ValidationView }) {
               <tr>
                 <td class="num" safe>{String(r.row)}</td>
                 <td safe>{r.column}</td>
-                <td safe>{r.severity}</td>
+                <td>{r.severity}</td>
                 <td safe>{r.message}</td>
               </tr>
             ))}
