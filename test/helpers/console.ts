@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from './app.js';
+import { multipartBody } from './reports.js';
 
 /**
  * A browser for console tests over app.inject: keeps cookies like a browser would (per name, cleared by
@@ -11,6 +12,10 @@ export interface ConsoleBrowser {
   get(url: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   /** Posts a form with the remembered CSRF token (unless `_csrf` is given, or `csrf: false`). */
   post(url: string, form: Record<string, string>, options?: { csrf?: boolean; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  /** Posts a form whose fields may repeat (rows of one name), with the remembered CSRF token. */
+  postEntries(url: string, entries: [string, string][]): Promise<LightMyRequestResponse>;
+  /** Posts a multipart/form-data upload; the CSRF token goes in the URL (`?_csrf=`) as the console's upload forms do. */
+  upload(url: string, fields: Record<string, string>, file: { name: string; content: string | Buffer; field?: string }, options?: { csrf?: boolean }): Promise<LightMyRequestResponse>;
   /** GET /console/login, then signs in; returns the sign-in response. */
   signIn(email: string, password: string): Promise<LightMyRequestResponse>;
 }
@@ -47,6 +52,21 @@ export function consoleBrowser(t: TestApp): ConsoleBrowser {
           payload: new URLSearchParams(fields).toString(),
         }),
       );
+    },
+    async postEntries(url, entries) {
+      return remember(
+        await t.app.inject({
+          method: 'POST',
+          url,
+          headers: { cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams([['_csrf', browser.csrf], ...entries]).toString(),
+        }),
+      );
+    },
+    async upload(url, fields, file, options = {}) {
+      const { payload, headers } = multipartBody(fields, file);
+      const target = options.csrf === false ? url : `${url}${url.includes('?') ? '&' : '?'}_csrf=${encodeURIComponent(browser.csrf)}`;
+      return remember(await t.app.inject({ method: 'POST', url: target, headers: { cookie: cookieHeader(), ...headers }, payload }));
     },
     async signIn(email, password) {
       await browser.get('/console/login');

@@ -5,6 +5,8 @@ import { registerSellerHome } from './home.js';
 import { registerSellerListings } from './listings/index.js';
 import { registerSellerOrderPages } from './orders/index.js';
 import { registerSellerUsers } from './users.js';
+import { registerInventoryPages } from './inventory/index.js';
+import { registerReportPages } from './reports/index.js';
 
 /** The seller's pages; each file registers one workflow's routes. */
 export function registerSellerPages(scope: FastifyInstance, deps: Deps): void {
@@ -13,4 +15,6 @@ export function registerSellerPages(scope: FastifyInstance, deps: Deps): void {
   registerSellerListings(scope, deps);
   registerSellerOrderPages(scope, deps);
   registerSellerUsers(scope, deps);
+  registerInventoryPages(scope, deps);
+  registerReportPages(scope, deps);
 }

@@ -2,7 +2,8 @@ import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
 import { withTx } from '../../../db/tx.js';
 import { createReport } from '../../../domain/reports/create-report.js';
-import { toReportRecord, type ReportOptions } from '../../../domain/reports/model.js';
+import { toReportRecord, type ReportOptions, type ReportRow } from '../../../domain/reports/model.js';
+import type { StoredFile } from '../../../lib/file-store/index.js';
 import { publicBaseUrl } from '../../pagination.js';
 import { principalOf } from '../../plugins/auth.js';
 import { adoptUpload, deleteUnadoptedUpload, heldUpload, readUpload } from '../../plugins/uploads.js';
@@ -52,40 +53,54 @@ export function registerCreateReport(app: App, deps: Deps) {
     },
     async (request) => {
       const principal = principalOf(request);
-      const body = request.body as ReportCreateFields;
       const file = heldUpload(request);
-      const options: ReportOptions = {
-        extension: body.extension ?? null,
-        overwriteWithBlank: body.overwriteWithBlank ?? null,
-        createNewProducts: body.createNewProducts ?? null,
-        insertOnly: body.insertOnly ?? null,
-        activeOnly: body.activeOnly ?? null,
-        includeHeader: body.includeHeader ?? null,
-        exportForExcel: body.exportForExcel ?? null,
-        filter: body.filter ?? null,
-        delimiter: body.delimiter ?? null,
-        headersOnly: body.headersOnly ?? null,
-      };
-      const row = await withTx(deps.db.db, (tx) =>
-        createReport(
-          tx,
-          principal.accountId,
-          {
-            isExport: body.isExport,
-            label: body.label,
-            options,
-            importType: body.importType,
-            exportType: body.exportType,
-            templateId: body.templateId,
-            integrationId: body.integrationId,
-            file: file ? { fileId: file.id, name: file.name } : undefined,
-          },
-          deps.clock.now(),
-        ),
-      );
+      const row = await createReportFrom(deps, principal.accountId, request.body as ReportCreateFields, file);
       // The report owns the file now: it must outlive the request.
       adoptUpload(request);
       return toReportRecord(row, publicBaseUrl(request, deps.config.publicBaseUrl));
     },
+  );
+}
+
+/**
+ * A report from the fields of POST /v1/report (already checked by its schema) and the held upload, in one
+ * transaction; the console's report forms create theirs here too (with `uploader`, the signed-in user).
+ */
+export async function createReportFrom(
+  deps: Deps,
+  accountId: number,
+  body: ReportCreateFields,
+  file: StoredFile | null,
+  uploader: string | null = null,
+): Promise<ReportRow> {
+  const options: ReportOptions = {
+    extension: body.extension ?? null,
+    overwriteWithBlank: body.overwriteWithBlank ?? null,
+    createNewProducts: body.createNewProducts ?? null,
+    insertOnly: body.insertOnly ?? null,
+    activeOnly: body.activeOnly ?? null,
+    includeHeader: body.includeHeader ?? null,
+    exportForExcel: body.exportForExcel ?? null,
+    filter: body.filter ?? null,
+    delimiter: body.delimiter ?? null,
+    headersOnly: body.headersOnly ?? null,
+  };
+  return withTx(deps.db.db, (tx) =>
+    createReport(
+      tx,
+      accountId,
+      {
+        isExport: body.isExport,
+        label: body.label,
+        options,
+        importType: body.importType,
+        exportType: body.exportType,
+        templateId: body.templateId,
+        integrationId: body.integrationId,
+        file: file ? { fileId: file.id, name: file.name } : undefined,
+        uploader,
+      },
+      deps.clock.now(),
+    ),
   );
 }

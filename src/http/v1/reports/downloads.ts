@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
 import type { Db } from '../../../db/tx.js';
@@ -47,22 +48,7 @@ export function registerReportDownloads(app: App, deps: Deps) {
         ),
       },
     },
-    async (request, reply) => {
-      const accountId = principalOf(request).accountId;
-      const report = await getReport(deps.db.db, accountId, request.params.reportId);
-      const fileId = report.is_export === 1 ? report.result_file_id : report.source_file_id;
-      if (report.is_export === 1 && report.status !== 'COMPLETE') {
-        throw failedPrecondition(`report ${report.id} is ${report.status}; an export's file can be downloaded once it is COMPLETE`);
-      }
-      const info = fileId === null ? null : await deps.files.info(accountId, fileId);
-      const stream = info ? await deps.files.read(accountId, info.id) : null;
-      if (!info || !stream) throw notFound(`the file of report ${report.id} is no longer stored`);
-      return reply
-        .type(info.contentType)
-        .header('Content-Length', String(info.byteSize))
-        .header('Content-Disposition', contentDisposition(report.file_name ?? info.name))
-        .send(stream);
-    },
+    async (request, reply) => sendReportFile(deps, reply, principalOf(request).accountId, request.params.reportId),
   );
 
   app.get(
@@ -84,17 +70,39 @@ export function registerReportDownloads(app: App, deps: Deps) {
         ),
       },
     },
-    async (request, reply) => {
-      const accountId = principalOf(request).accountId;
-      const report = await getReport(deps.db.db, accountId, request.params.reportId);
-      const csv = stringify({ header: true, columns: ['line', 'column', 'message'] });
-      Readable.from(lineErrorRows(deps.db.db, accountId, report.id)).pipe(csv);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('Content-Disposition', contentDisposition(`report-${report.id}-errors.csv`))
-        .send(csv);
-    },
+    async (request, reply) => sendReportErrors(deps, reply, principalOf(request).accountId, request.params.reportId),
   );
+}
+
+/**
+ * A report's file as a download (also the console's): an export's once COMPLETE (400 before), an import's
+ * upload; a file past retention is a 404, as is another account's report.
+ */
+export async function sendReportFile(deps: Deps, reply: FastifyReply, accountId: number, reportId: number): Promise<FastifyReply> {
+  const report = await getReport(deps.db.db, accountId, reportId);
+  const fileId = report.is_export === 1 ? report.result_file_id : report.source_file_id;
+  if (report.is_export === 1 && report.status !== 'COMPLETE') {
+    throw failedPrecondition(`report ${report.id} is ${report.status}; an export's file can be downloaded once it is COMPLETE`);
+  }
+  const info = fileId === null ? null : await deps.files.info(accountId, fileId);
+  const stream = info ? await deps.files.read(accountId, info.id) : null;
+  if (!info || !stream) throw notFound(`the file of report ${report.id} is no longer stored`);
+  return reply
+    .type(info.contentType)
+    .header('Content-Length', String(info.byteSize))
+    .header('Content-Disposition', contentDisposition(report.file_name ?? info.name))
+    .send(stream);
+}
+
+/** An import's line errors as CSV `line,column,message`, streamed (also the console's download). */
+export async function sendReportErrors(deps: Deps, reply: FastifyReply, accountId: number, reportId: number): Promise<FastifyReply> {
+  const report = await getReport(deps.db.db, accountId, reportId);
+  const csv = stringify({ header: true, columns: ['line', 'column', 'message'] });
+  Readable.from(lineErrorRows(deps.db.db, accountId, report.id)).pipe(csv);
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('Content-Disposition', contentDisposition(`report-${report.id}-errors.csv`))
+    .send(csv);
 }
 
 /** The report's line errors in pages (keyset on line, id), as CSV records. */

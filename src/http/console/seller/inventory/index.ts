@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../../../deps.js';
+import { registerInboundDetailPages } from './inbound-detail.js';
+import { registerInboundListPages } from './inbound-list.js';
+import { registerStockPages } from './stock.js';
+
+/** /console/inventory: stock, kits, inbound shipments and vendors. */
+export function registerInventoryPages(scope: FastifyInstance, deps: Deps): void {
+  registerStockPages(scope, deps);
+  registerInboundListPages(scope, deps);
+  registerInboundDetailPages(scope, deps);
+}
