@@ -1,6 +1,7 @@
 import { cappedCount, COUNT_CAP } from '../../db/capped-count.js';
 import type { Db } from '../../db/tx.js';
 import { AGED_WORK_MS } from './status.js';
+import { stillOwesUnits } from './owed.js';
 
 /**
  * What needs the seller on the fulfillment side (the console's home, issue 12), as capped counts and as the
@@ -30,16 +31,7 @@ function attentionQuery(db: Db, accountId: number, kind: AttentionKind, now: Dat
     .select('fo.order_id')
     .where('fo.account_id', '=', accountId)
     .where('fo.status', '=', kind === 'rejected' ? 'REJECTED' : 'NEW')
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('order_line_routes as r')
-          .select('r.id')
-          .whereRef('r.account_id', '=', 'fo.account_id')
-          .whereRef('r.order_id', '=', 'fo.order_id')
-          .whereRef('r.warehouse_id', '=', 'fo.warehouse_id')
-          .where((eb) => eb(eb('r.reserved_quantity', '+', eb.ref('r.backorder_quantity')), '>', 0)),
-      ),
-    );
+    .where(stillOwesUnits);
   if (kind === 'late') query = query.where('fo.assigned_ts', '<', new Date(now.getTime() - AGED_WORK_MS).toISOString());
   return query;
 }

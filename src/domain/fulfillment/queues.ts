@@ -2,6 +2,7 @@ import type { Db } from '../../db/tx.js';
 import { warehouseUniqueIdFor, type Principal } from '../accounts/principal.js';
 import { callerWarehouseIds } from './access.js';
 import { fulfillmentOrderViews, type FulfillmentOrderV2 } from './view.js';
+import { stillOwesUnits } from './owed.js';
 
 /**
  * The two partner queues (document 4.8, 3.5, 3.7; resolutions §4). Both are level reads, keyset-paged by
@@ -29,16 +30,7 @@ export async function listNeedToShip(db: Db, principal: Principal, after: number
     .where('fo.warehouse_id', 'in', warehouses)
     .where('fo.status', 'in', ['NEW', 'ACCEPTED'])
     .$if(after !== null, (qb) => qb.where('fo.id', '>', after ?? 0))
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('order_line_routes as r')
-          .select('r.id')
-          .whereRef('r.account_id', '=', 'fo.account_id')
-          .whereRef('r.order_id', '=', 'fo.order_id')
-          .whereRef('r.warehouse_id', '=', 'fo.warehouse_id')
-          .where((eb) => eb(eb('r.reserved_quantity', '+', eb.ref('r.backorder_quantity')), '>', 0)),
-      ),
-    )
+    .where(stillOwesUnits)
     .orderBy('fo.id')
     .limit(pageSize + 1)
     .execute();

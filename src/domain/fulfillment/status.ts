@@ -2,6 +2,7 @@ import type { Db } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import type { CheckSource, StatusCheck } from '../inventory/v2-status.js';
 import { callerWarehouseIds } from './access.js';
+import { stillOwesUnits } from './owed.js';
 
 /**
  * GET /v2/shipping/status (resolutions §4): the service's own view of a shipping integration.
@@ -48,16 +49,7 @@ export async function shippingIntegrationStatus(db: Db, principal: Principal, no
     .select('fo.warehouse_id')
     .where('fo.status', '=', 'NEW')
     .where('fo.assigned_ts', '<', cutoff)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('order_line_routes as r')
-          .select('r.id')
-          .whereRef('r.account_id', '=', 'fo.account_id')
-          .whereRef('r.order_id', '=', 'fo.order_id')
-          .whereRef('r.warehouse_id', '=', 'fo.warehouse_id')
-          .where((eb) => eb(eb('r.reserved_quantity', '+', eb.ref('r.backorder_quantity')), '>', 0)),
-      ),
-    )
+    .where(stillOwesUnits)
     .execute();
   for (const m of principal.mappings) {
     const count = aged.filter((a) => a.warehouse_id === m.warehouseId).length;
