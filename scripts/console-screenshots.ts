@@ -25,7 +25,10 @@ interface Shot {
 
 const PAGES: Shot[] = [
   { file: 'seller-home.png', path: '/console/home', as: 'seller' },
+  { file: 'seller-apps.png', path: '/console/apps', as: 'seller' },
   { file: 'seller-orders.png', path: '/console/orders', as: 'seller' },
+  { file: 'seller-order.png', path: '/console/orders/1', as: 'seller' },
+  { file: 'seller-inventory.png', path: '/console/inventory', as: 'seller' },
   { file: 'seller-listings.png', path: '/console/listings', as: 'seller' },
   { file: 'seller-reports.png', path: '/console/reports', as: 'seller' },
   { file: 'seller-users.png', path: '/console/users', as: 'seller' },
@@ -61,6 +64,23 @@ async function main(): Promise<void> {
     await seedDeadJob(t.deps, accountId);
     const app = summary.apps[0];
     if (app) await seedDeadDelivery(t.deps, accountId, app.appId);
+    // Two channel orders, so the order pages show something (the first is order 1 in this fresh database).
+    const channel = summary.apps.find((a) => a.storefrontId !== null);
+    for (const [i, sku] of ['SANDBOX-MUG-BLUE', 'SANDBOX-MUG-RED'].entries()) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/salesOrder',
+        headers: { authorization: `Bearer ${channel?.accessToken ?? ''}` },
+        payload: {
+          channelOrderId: `SHOT-${i + 1}`,
+          orderTs: now.toISOString(),
+          customerName: 'Ada Buyer',
+          shippingAddress: { name: 'Ada Buyer', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', countryCode: 'US' },
+          products: [{ sku, quantity: 2, unitPrice: '12.50', channelLineItemId: 'L1' }],
+        },
+      });
+      if (res.statusCode !== 200) throw new Error(`could not create a sample order: ${res.body}`);
+    }
 
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;

@@ -66,6 +66,10 @@ function Who({ ctx }: { ctx: PageContext }) {
         <CsrfField token={ctx.csrfToken} />
         <button type="submit">Sign out</button>
       </form>
+      <form method="post" action="/console/logout-everywhere" hx-confirm="Sign out on every device?">
+        <CsrfField token={ctx.csrfToken} />
+        <button type="submit" title="Ends every session of your user, on every device">Sign out everywhere</button>
+      </form>
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
 import { FulfillmentSection, LinesSection, RoutingSection, type DetailData } from './detail-sections.js';
 import { statusTone } from './status-tone.js';
+import { appNames } from '../../../../domain/accounts/app-catalog.js';
 
 /** Statuses with units that can still be cancelled or moved (nothing is owed once shipped or closed). */
 const OPEN_STATUSES = ['PENDING_PAYMENT', 'PENDING', 'PARTIALLY_SHIPPED'];
@@ -141,6 +142,7 @@ export function registerSellerOrderDetail(scope: FastifyInstance, deps: Deps): v
     ]);
     const ctx = pageContext(request, reply, user, '/console/orders');
     const warehouseNames = new Map(warehouses.map((w) => [w.id, w.name]));
+    const names = await appNames(db, installations.map((i) => i.appId));
     const d: DetailData = {
       order,
       routes,
@@ -148,7 +150,8 @@ export function registerSellerOrderDetail(scope: FastifyInstance, deps: Deps): v
       warehouseName: (id) => warehouseNames.get(id) ?? `warehouse ${id}`,
       integrationName: (id) => {
         const i = installations.find((x) => x.installationId === id);
-        return i ? `${i.kind.toLowerCase().replace(/_/g, ' ')} integration ${id}${i.status === 'REVOKED' ? ' (revoked)' : ''}` : `integration ${id}`;
+        if (!i) return `integration ${id}`;
+        return `${names.get(i.appId) ?? `${i.kind.toLowerCase().replace(/_/g, ' ')} integration`} (${id})${i.status === 'REVOKED' ? ', revoked' : ''}`;
       },
       csrfToken: ctx.csrfToken,
       base: `/console/orders/${order.orderNumber}`,
