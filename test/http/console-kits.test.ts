@@ -126,6 +126,14 @@ describe('console: seller kits and vendors pages', () => {
     assert.deepEqual(await kitOf('LONE'), { sku: 'LONE', components: [] });
   });
 
+  it('keyset-pages kits by SKU', async () => {
+    await submit('/console/inventory/kits', { sku: 'LONE', components: 'TEA, 1' });
+    const rest = await b.get('/console/inventory/kits?after=GIFT-BOX');
+    assert.doesNotMatch(rest.body, /<td>GIFT-BOX<\/td>/);
+    assert.match(rest.body, /<td>LONE<\/td>/);
+    await submit('/console/inventory/kits/remove', { sku: 'LONE' });
+  });
+
   it('removes a kit (a single SKU again)', async () => {
     await submit('/console/inventory/kits', { sku: 'LONE', components: 'TEA, 2' });
     assert.equal((await kitOf('LONE')).components.length, 1);
