@@ -2,7 +2,7 @@ import type { Db } from '../../db/tx.js';
 
 /** The account's kits (products with components) with their recipes, in SKU order, keyset-paged on the SKU. */
 export interface KitListPage {
-  kits: { sku: string; components: { sku: string; quantity: number }[] }[];
+  kits: { productId: number; sku: string; components: { sku: string; quantity: number }[] }[];
   next: string | null;
 }
 
@@ -35,6 +35,7 @@ export async function listKits(db: Db, accountId: number, afterSku: string | nul
           .execute();
   return {
     kits: page.map((p) => ({
+      productId: p.id,
       sku: p.sku,
       components: components.filter((c) => c.kit_product_id === p.id).map((c) => ({ sku: c.sku, quantity: c.quantity })),
     })),

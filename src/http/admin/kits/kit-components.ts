@@ -1,22 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
 import { withTx } from '../../../db/tx.js';
 import { getKit, setKitComponents } from '../../../domain/catalog/kits.js';
 import { ADMIN_ROUTE_CONFIG, adminResponses } from '../schemas.js';
-import { Kit, KitParams, Sku, TAGS } from './schemas.js';
-
-const MAX_COMPONENTS = 50;
-
-const Body = Type.Object(
-  {
-    components: Type.Array(
-      Type.Object({ sku: Sku, quantity: Type.Integer({ minimum: 1, maximum: 100000, description: 'units per kit' }) }, { additionalProperties: false }),
-      { maxItems: MAX_COMPONENTS, description: 'the whole recipe; [] makes the product a single SKU again' },
-    ),
-  },
-  { additionalProperties: false, examples: [{ components: [{ sku: 'MUG', quantity: 2 }, { sku: 'TEA', quantity: 1 }] }] },
-);
+import { Kit, KitComponentsBody as Body, KitParams, TAGS } from './schemas.js';
 
 const RULES =
   'A kit is a product with components (units of other products per kit). Kits are one level deep: a component ' +

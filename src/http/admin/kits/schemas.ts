@@ -6,6 +6,19 @@ export const TAGS = ['admin'];
 
 export const Sku = SkuString({ description: 'product SKU (exact)', examples: ['GIFT-BOX'] });
 
+const MAX_COMPONENTS = 50;
+
+/** The body of PUT …/products/{sku}/kit; the console's kit form is checked against it too. */
+export const KitComponentsBody = Type.Object(
+  {
+    components: Type.Array(
+      Type.Object({ sku: Sku, quantity: Type.Integer({ minimum: 1, maximum: 100000, description: 'units per kit' }) }, { additionalProperties: false }),
+      { maxItems: MAX_COMPONENTS, description: 'the whole recipe; [] makes the product a single SKU again' },
+    ),
+  },
+  { additionalProperties: false, examples: [{ components: [{ sku: 'MUG', quantity: 2 }, { sku: 'TEA', quantity: 1 }] }] },
+);
+
 export const KitParams = Type.Object({ accountId: Id('account id'), sku: Sku });
 
 export const Kit = Type.Object(
