@@ -100,10 +100,14 @@ function pages(s: Awaited<ReturnType<typeof seed>>): { page: string; who: 'selle
     `/console/orders/${s.orderNumber}`,
     '/console/apps',
     '/console/inventory',
+    '/console/inventory/kits',
+    '/console/inventory/vendors',
+    '/console/inventory/inbound',
     `/console/listings?storefrontId=${s.storefrontId}`,
     `/console/listings/${s.listingId}`,
     '/console/listings/ingestions',
     '/console/reports',
+    '/console/reports/validation',
     '/console/users',
   ];
   const operator = ['/console/operator', '/console/operator/accounts', `/console/operator/accounts/${s.accountId}`, '/console/operator/apps', '/console/operator/jobs', '/console/operator/deliveries'];
