@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { startReceiver } from '../helpers/callback-receiver.js';
 import { consoleBrowser, type ConsoleBrowser } from '../helpers/console.js';
 import { REDIRECT_URI } from '../helpers/fixtures.js';
+import { seedDeadDelivery } from '../helpers/console-ops.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -213,5 +214,29 @@ describe('console: seller apps (install, warehouse mappings, storefront status, 
     const post = await b.post(`/console/apps/storefronts/${theirs}/disconnect`, { confirm: 'yes' });
     assert.equal(post.statusCode, 404);
     assert.equal((await admin(t, 'GET', `/admin/accounts/${other}/installations`)).json<{ results: Installation[] }>().results[0]!.status, 'ACTIVE');
+  });
+
+  it("lists the account's callbacks, replays a dead one with the same id, and 404s another account's", async () => {
+    const dead = await seedDeadDelivery(t.deps, accountId, channel.appId);
+    const other = await createAccountVia(t, 'Other callbacks');
+    const theirs = await seedDeadDelivery(t.deps, other, channel.appId);
+    const page = await b.get('/console/apps/callbacks?state=DEAD');
+    assert.equal(page.statusCode, 200);
+    assert.ok(page.body.includes(`/console/apps/callbacks/${dead}/replay`));
+    assert.ok(!page.body.includes(theirs), "another account's callbacks are not listed");
+    assert.match(page.body, /HTTP 500: &lt;oops/, 'the last error is shown, escaped');
+    const home = await b.get('/console/home');
+    assert.match(home.body, /href="\/console\/apps\/callbacks\?state=DEAD"/);
+
+    assert.equal((await b.post(`/console/apps/callbacks/${theirs}/replay`, {})).statusCode, 404);
+    assert.equal((await admin(t, 'GET', `/admin/deliveries/${theirs}`)).json<{ state: string }>().state, 'DEAD');
+    assert.equal((await b.post(`/console/apps/callbacks/${dead}/replay`, {}, { csrf: false })).statusCode, 403);
+    const replayed = await b.post(`/console/apps/callbacks/${dead}/replay`, {});
+    assert.equal(replayed.statusCode, 303);
+    const view = (await admin(t, 'GET', `/admin/deliveries/${dead}`)).json<{ state: string; deliveryId: string }>();
+    assert.deepEqual([view.state, view.deliveryId], ['PENDING', dead]);
+    // Replaying what is already on its way is refused with the domain's reason.
+    const again = await follow(await b.post(`/console/apps/callbacks/${dead}/replay`, {}));
+    assert.match(again.body, /class="flash bad"[^>]*>[^<]*PENDING already/);
   });
 });

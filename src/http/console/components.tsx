@@ -179,3 +179,15 @@ export async function actionOrBack<T>(deps: Deps, request: FastifyRequest, reply
     return null;
   }
 }
+
+/** The tone of a job's or a delivery's state: done, waiting, or needing the operator. */
+export function stateTone(state: string): Tone {
+  if (state === 'SUCCEEDED') return 'ok';
+  if (state === 'DEAD') return 'bad';
+  return 'warn';
+}
+
+/** The first line of an error (a stack follows it), for a table cell. */
+export function firstLine(text: string | null): string {
+  return text === null ? '' : (text.split('\n')[0] ?? '').slice(0, 300);
+}

@@ -6,10 +6,21 @@ import { notFound } from '../../domain/errors.js';
  * query filters are read here. A malformed id is a missing page, as it would be in the API.
  */
 export function idParam(request: FastifyRequest, name: string): number {
-  const raw = (request.params as Record<string, unknown> | undefined)?.[name];
+  return idIn(request.params, name);
+}
+
+/** The id `name` of a params object (a route's path parameters), or the 404 page. */
+export function idIn(params: unknown, name: string): number {
+  const raw = params && typeof params === 'object' ? (params as Record<string, unknown>)[name] : undefined;
   const id = typeof raw === 'string' && /^[1-9][0-9]{0,14}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id)) throw notFound(`There is no page at ${request.url.split('?')[0]}.`);
+  if (!Number.isSafeInteger(id)) throw notFound(`there is no ${name.replace(/Id$/, '')} "${String(raw).slice(0, 100)}"`);
   return id;
+}
+
+/** The text `name` of a query object ('' when absent or repeated), at most 500 characters. */
+export function textIn(query: unknown, name: string): string {
+  const value = query && typeof query === 'object' ? (query as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value.slice(0, 500) : '';
 }
 
 export function textParam(request: FastifyRequest, name: string): string {
@@ -19,8 +30,7 @@ export function textParam(request: FastifyRequest, name: string): string {
 
 /** A query string filter ('' when absent or repeated). */
 export function queryText(request: FastifyRequest, name: string): string {
-  const raw = (request.query as Record<string, unknown> | undefined)?.[name];
-  return typeof raw === 'string' ? raw.slice(0, 500) : '';
+  return textIn(request.query, name);
 }
 
 /** A query filter that must be one of `allowed` (anything else is ignored: the list shows unfiltered). */

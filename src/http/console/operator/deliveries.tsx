@@ -3,12 +3,11 @@ import type { Deps } from '../../../deps.js';
 import { withTx } from '../../../db/tx.js';
 import { listApps } from '../../../domain/accounts/apps.js';
 import { CALLBACK_KINDS, DELIVERY_STATES, getDelivery, listDeliveries, replayDelivery } from '../../../domain/callbacks/deliveries.js';
-import { Badge, Pager, PostForm, Select, Table, formAction, formatTs } from '../components.js';
+import { Badge, Pager, PostForm, Select, Table, firstLine, formAction, formatTs, stateTone } from '../components.js';
 import { Layout } from '../layout.js';
 import { queryEnum, queryId, textParam } from '../params.js';
 import { pageContext, sendHtml } from '../render.js';
 import { operatorOf } from '../session.js';
-import { firstLine, stateTone } from './jobs.js';
 
 const ACTIVE = '/console/operator/deliveries';
 const PAGE_SIZE = 50;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../deps.js';
 import { getJob, listJobs, retryDeadJob } from '../../../jobs/admin.js';
 import { JOB_STATUSES } from '../../../jobs/types.js';
-import { Badge, Field, Pager, PostForm, Select, Table, formAction, formatTs, type Tone } from '../components.js';
+import { Badge, Field, Pager, PostForm, Select, Table, firstLine, formAction, formatTs, stateTone } from '../components.js';
 import { Layout } from '../layout.js';
 import { idParam, queryEnum, queryId, queryText } from '../params.js';
 import { pageContext, sendHtml } from '../render.js';
@@ -10,18 +10,6 @@ import { operatorOf } from '../session.js';
 
 const ACTIVE = '/console/operator/jobs';
 const PAGE_SIZE = 50;
-
-/** The tone of a job's or a delivery's state: done, waiting, or needing the operator. */
-export function stateTone(state: string): Tone {
-  if (state === 'SUCCEEDED') return 'ok';
-  if (state === 'DEAD') return 'bad';
-  return 'warn';
-}
-
-/** The first line of an error (a stack follows it), for a table cell. */
-export function firstLine(text: string | null): string {
-  return text === null ? '' : (text.split('\n')[0] ?? '').slice(0, 300);
-}
 
 function RetryButton({ jobId, csrfToken }: { jobId: number; csrfToken: string }) {
   return (

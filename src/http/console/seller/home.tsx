@@ -57,7 +57,7 @@ export function registerSellerHome(scope: FastifyInstance, deps: Deps): void {
       { label: 'fulfillment orders unacknowledged for more than 24 h', count: late, href: '/console/orders?needs=late' },
       { label: 'failed reports in the last 7 days', count: failed.reports, href: '/console/reports' },
       { label: 'failed import validations in the last 7 days', count: failed.validations, href: '/console/reports' },
-      { label: 'callbacks that gave up (dead deliveries)', count: dead, href: '/console/apps' },
+      { label: 'callbacks that gave up (dead deliveries)', count: dead, href: '/console/apps/callbacks?state=DEAD' },
       { label: 'ingestion plans waiting for review', count: planned, href: '/console/listings' },
       { label: 'storefronts failing their last status check', count: failing.length, href: '/console/apps' },
     ];

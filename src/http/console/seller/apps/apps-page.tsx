@@ -85,6 +85,9 @@ function AppsPage(props: {
             ))}
           </Table>
         )}
+        <p>
+          <a href="/console/apps/callbacks">Callbacks sent to your partners</a> (deliveries, failures, replay)
+        </p>
       </section>
       <section aria-labelledby="available-title">
         <h2 id="available-title">Available apps</h2>

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../../deps.js';
 import { registerAppsPage } from './apps-page.js';
+import { registerSellerCallbacks } from './callbacks.js';
 import { registerInstallApp } from './install.js';
 import { registerStorefrontPages } from './storefront.js';
 
@@ -9,4 +10,5 @@ export function registerSellerApps(scope: FastifyInstance, deps: Deps): void {
   registerAppsPage(scope, deps);
   registerInstallApp(scope, deps);
   registerStorefrontPages(scope, deps);
+  registerSellerCallbacks(scope, deps);
 }
