@@ -84,6 +84,9 @@ describe('console: seller apps (install, warehouse mappings, storefront status, 
     assert.equal(form.statusCode, 200, form.body);
     assert.match(form.body, /name="storefrontName"/);
     assert.match(form.body, /hx-boost="false"/, 'the install form navigates for real (the answer leaves the site)');
+    // Browsers check form-action against the redirect too: the page lets its form go to the partner's origin.
+    assert.match(String(form.headers['content-security-policy']), /form-action 'self' https:\/\/partner\.example;/);
+    assert.match((await b.get('/console/apps')).body, new RegExp(`href="/console/apps/${channel.appId}/install" hx-boost="false"`), 'a full load brings that CSP');
     const res = await b.post(`/console/apps/${channel.appId}/install`, { storefrontName: 'Main store' });
     assert.equal(res.statusCode, 303, res.body);
     const location = new URL(String(res.headers.location));

@@ -49,6 +49,7 @@ describe('console: seller report pages', () => {
     assert.match(pending.body, /Export #\d+ queued/);
     assert.match(pending.body, />PENDING</);
     assert.match(pending.body, /hx-trigger="every 2s"/);
+    assert.equal((await b.get(`${location}/progress`, { 'hx-request': 'true' })).headers['hx-refresh'], undefined, 'no reload while it runs');
     await runJobs(t);
     const done = await b.get(location);
     assert.match(done.body, />COMPLETE</);
@@ -75,6 +76,9 @@ describe('console: seller report pages', () => {
     assert.match(done.body, />COMPLETE</);
     assert.match(done.body, /2 of 2 lines read, 1 applied, 1 with errors/);
     assert.match(done.body, /<td class="num">3<\/td><td>warehouse<\/td><td>[^<]*Nowhere/);
+    assert.match(done.body, /href="\/console\/reports\/\d+\/errors" hx-boost="false"/, 'a download is a plain link, not an htmx swap');
+    // A page loaded while the report ran polls its progress: once final, htmx reloads the whole page.
+    assert.equal((await b.get(`${location}/progress`, { 'hx-request': 'true' })).headers['hx-refresh'], 'true');
     const errors = await b.get(`${location}/errors`);
     assert.equal(errors.statusCode, 200);
     assert.match(errors.body, /^line,column,message\r?\n3,warehouse,/);

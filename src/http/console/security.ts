@@ -26,6 +26,15 @@ export const CSP = [
   "base-uri 'none'",
 ].join('; ');
 
+/**
+ * The CSP with forms also allowed to end at these origins: browsers check form-action against every
+ * redirect of the submission, so a form whose answer redirects off the site (the app install, to the
+ * partner's redirect URI) needs its page to name the target. Origins only (scheme, host, port).
+ */
+export function cspWithFormTargets(origins: readonly string[]): string {
+  return CSP.replace("form-action 'self'", ["form-action 'self'", ...origins].join(' '));
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The token forms of this response carry (empty outside /console). */

@@ -101,7 +101,8 @@ function AppsPage(props: {
                 <td safe>{KIND_LABELS[a.kind] ?? a.kind}</td>
                 <td safe>{a.scopes.join(', ')}</td>
                 <td>
-                  <a class="button" href={`/console/apps/${a.appId}/install`}>
+                  {/* A full page load: the install page brings its own CSP (its form may go to the partner's site). */}
+                  <a class="button" href={`/console/apps/${a.appId}/install`} hx-boost="false">
                     Install
                   </a>
                 </td>

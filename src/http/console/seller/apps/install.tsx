@@ -9,6 +9,7 @@ import { isAppError } from '../../../../domain/errors.js';
 import { Field, field, fields } from '../../components.js';
 import { CsrfField, Layout, type PageContext } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
+import { cspWithFormTargets } from '../../security.js';
 import { flash, sellerOf } from '../../session.js';
 import { idParam } from '../params.js';
 import { KIND_LABELS } from './apps-page.js';
@@ -81,6 +82,8 @@ export function registerInstallApp(scope: FastifyInstance, deps: Deps): void {
     if (!user) return reply;
     const app = await getApp(deps.db.db, idParam(request.params, 'appId'));
     const warehouses = isIntegrationKind(app.kind) ? await listAccountWarehouses(deps.db.db, user.accountId) : [];
+    // The form's answer redirects to the partner's site: this page's CSP lets the form go there.
+    reply.header('Content-Security-Policy', cspWithFormTargets([new URL(app.redirectUri).origin]));
     return sendHtml(reply, <InstallPage ctx={pageContext(request, reply, user, '/console/apps')} app={app} warehouses={warehouses} />);
   });
 

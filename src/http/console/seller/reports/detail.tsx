@@ -54,11 +54,20 @@ function Progress({ r }: { r: ReportRecord }) {
         )}
       </dl>
       <p>
-        {r.filePath ? <a href={`${base}/file`}>{r.isExport ? 'Download the export' : 'Download the uploaded file'}</a> : ''}
+        {/* Downloads are plain links: a boosted (htmx) click would put the file's text in the page. */}
+        {r.filePath ? (
+          <a href={`${base}/file`} hx-boost="false">
+            {r.isExport ? 'Download the export' : 'Download the uploaded file'}
+          </a>
+        ) : (
+          ''
+        )}
         {!r.isExport ? (
           <>
             {' · '}
-            <a href={`${base}/errors`}>Download the line errors (CSV)</a>
+            <a href={`${base}/errors`} hx-boost="false">
+              Download the line errors (CSV)
+            </a>
           </>
         ) : (
           ''
@@ -134,6 +143,9 @@ export function registerReportDetailPages(scope: FastifyInstance, deps: Deps): v
     const user = sellerOf(request, reply);
     if (!user) return reply;
     const r = toReportRecord(await getReport(deps.db.db, user.accountId, reportId(request)), '');
+    // Polled by a page loaded while the report ran: once it is final, the whole page reloads, so its line
+    // errors and actions (no more "Cancel report") are those of the finished report, not only this section.
+    if (isFinal(r.status) && request.headers['hx-request'] === 'true') reply.header('HX-Refresh', 'true');
     return sendHtml(reply, <Progress r={r} />);
   });
 
