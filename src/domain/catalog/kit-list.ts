@@ -11,9 +11,9 @@ export async function listKits(db: Db, accountId: number, afterSku: string | nul
     .selectFrom('products as p')
     .select(['p.id', 'p.sku'])
     .where('p.account_id', '=', accountId)
-    .where((eb) =>
-      eb.exists(eb.selectFrom('kit_components as k').select('k.id').where('k.account_id', '=', accountId).whereRef('k.kit_product_id', '=', 'p.id')),
-    );
+    // Driven from the recipes (kit_components_kit index), so the work follows the number of kits, not of
+    // products: an EXISTS per product would walk every product of a large catalog to find a few kits.
+    .where('p.id', 'in', (eb) => eb.selectFrom('kit_components as k').select('k.kit_product_id').where('k.account_id', '=', accountId));
   if (afterSku !== null) query = query.where('p.sku', '>', afterSku);
   const rows = await query.orderBy('p.sku').limit(limit + 1).execute();
   const page = rows.slice(0, limit);
