@@ -45,4 +45,16 @@ describe('credentials in query strings are redacted from the log', () => {
     assert.equal(redactUrl('/x?CODE=1&code&zipcode=2#f'), '/x?CODE=[redacted]&code=[redacted]&zipcode=2#f');
     assert.equal(redactUrl('/x'), '/x');
   });
+
+  it("keeps a console invitation link's token and a form's CSRF token out of the log", async () => {
+    lines.length = 0;
+    await t.app.inject({ url: '/console/invite/invite-token-secret-123' });
+    await t.app.inject({ method: 'POST', url: '/console/reports/import?_csrf=csrf-token-secret-456' });
+    t.deps.log.warn({ link: 'https://shop.example/console/invite/invite-token-secret-789' }, 'an owner shared a link');
+    const log = lines.join('');
+    assert.match(log, /\/console\/invite\/\[redacted\]/);
+    assert.match(log, /_csrf=\[redacted\]/);
+    for (const secret of ['invite-token-secret-123', 'csrf-token-secret-456', 'invite-token-secret-789']) assert.ok(!log.includes(secret), `${secret} is in the log`);
+    assert.equal(redactUrl('/console/invite/abc?x=1'), '/console/invite/[redacted]?x=1');
+  });
 });
