@@ -71,6 +71,22 @@ export function createMetrics({ db, clock, log }: MetricsSources): Metrics {
     registers: [registry],
   });
 
+  // Registered before the gauges that query the database: prom-client reads metrics in registration order,
+  // so the pool is sampled before this scrape's own queries take (or wait for) a connection.
+  if ('pool' in db.raw) {
+    const pool = db.raw.pool;
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'PostgreSQL connections of this process: total open, idle, and requests waiting for a free one',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        this.set({ state: 'total' }, pool.totalCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+        this.set({ state: 'waiting' }, pool.waitingCount);
+      },
+    });
+  }
   const collectionErrors = new Counter({
     name: 'metrics_collection_errors_total',
     help: 'Scrapes whose database-derived metrics (jobs, callback deliveries) could not be read; those metrics are then absent',
@@ -123,19 +139,5 @@ export function createMetrics({ db, clock, log }: MetricsSources): Metrics {
     },
   });
 
-  if ('pool' in db.raw) {
-    const pool = db.raw.pool;
-    new Gauge({
-      name: 'db_pool_connections',
-      help: 'PostgreSQL connections of this process: total open, idle, and requests waiting for a free one',
-      labelNames: ['state'] as const,
-      registers: [registry],
-      collect() {
-        this.set({ state: 'total' }, pool.totalCount);
-        this.set({ state: 'idle' }, pool.idleCount);
-        this.set({ state: 'waiting' }, pool.waitingCount);
-      },
-    });
-  }
   return { registry, httpRequests, httpDuration, rateLimitRefusals, callbackAttempts };
 }
