@@ -5,9 +5,11 @@ import { DELIVER_CALLBACK } from '../../src/domain/callbacks/deliveries.js';
 import { enqueueJob } from '../../src/jobs/enqueue.js';
 import { manualClock } from '../../src/lib/clock.js';
 import { startMetricsServer, type MetricsServer } from '../../src/http/metrics.js';
-import { adminHeaders, assertV1Error } from '../helpers/admin.js';
+import { JobWorker } from '../../src/jobs/worker.js';
+import { admin, adminHeaders, assertV1Error, createAccountVia } from '../helpers/admin.js';
+import { startReceiver } from '../helpers/callback-receiver.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { bearer, seedAccount, type SeededAccount } from '../helpers/fixtures.js';
+import { bearer, REDIRECT_URI, seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 
 /** The value of one sample of the text format, or undefined when the series is absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -179,5 +181,48 @@ describe('/metrics on METRICS_PORT', () => {
     const elsewhere = await fetch(`http://127.0.0.1:${server.port}/admin/accounts`);
     assert.equal(elsewhere.status, 404);
     await elsewhere.body?.cancel();
+  });
+});
+
+describe('callback_delivery_attempts_total (this process\'s worker)', () => {
+  const clock = manualClock(new Date('2026-07-01T12:00:00.000Z'));
+  let t: TestApp;
+  let secrets: string[] = [];
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+  before(async () => {
+    t = await createTestApp({ clock });
+    receiver = await startReceiver({ secrets: () => secrets, now: () => clock.now() });
+  });
+  after(async () => {
+    await receiver.close();
+    await t.close();
+  });
+
+  it('counts a delivered callback as SUCCEEDED, and the delivery leaves the PENDING gauge', async () => {
+    const accountId = await createAccountVia(t);
+    const reg = await admin(t, 'POST', '/admin/apps', {
+      name: 'Channel',
+      contactEmail: 'dev@partner.example',
+      redirectUri: REDIRECT_URI,
+      kind: 'SALES_CHANNEL',
+      scopes: ['listing:self'],
+      callbackBaseUrl: receiver.baseUrl,
+    });
+    assert.equal(reg.statusCode, 201, reg.body);
+    const { appId, callbackSigningSecret } = reg.json() as { appId: number; callbackSigningSecret: string };
+    secrets = [callbackSigningSecret];
+    const install = await admin(t, 'POST', `/admin/accounts/${accountId}/installations`, { appId, storefrontName: 'Shop' });
+    const { storefrontId } = install.json() as { storefrontId: number };
+    const requested = await admin(t, 'POST', `/admin/accounts/${accountId}/storefronts/${storefrontId}/ingestion-request`, {});
+    assert.equal(requested.statusCode, 202, requested.body);
+
+    const before = (await admin(t, 'GET', '/metrics')).body;
+    assert.equal(sample(before, 'callback_deliveries', { state: 'PENDING' }), 1);
+    await new JobWorker(t.deps, { id: 'metrics-test', schedules: [] }).runUntilIdle();
+    assert.equal(receiver.received.length, 1);
+    const text = (await admin(t, 'GET', '/metrics')).body;
+    assert.equal(sample(text, 'callback_delivery_attempts_total', { result: 'SUCCEEDED' }), 1);
+    assert.equal(sample(text, 'callback_deliveries', { state: 'PENDING' }), 0);
   });
 });
