@@ -6,6 +6,7 @@ import type { Deps } from './deps.js';
 import type { App } from './http/types.js';
 import { registerDocs } from './http/docs.js';
 import { registerHealthRoutes } from './http/health.js';
+import { registerMetricsRoute, registerRequestMetrics } from './http/metrics.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { clientErrorHandlerFor } from './http/plugins/client-errors.js';
 import { MAX_PATH_PARAM_LENGTH, registerErrorHandling, renderFrameworkError } from './http/plugins/errors.js';
@@ -47,6 +48,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     reply.header('X-Request-Id', request.id);
     done();
   });
+  registerRequestMetrics(app, deps);
 
   registerErrorHandling(app);
   registerJsonBodyParser(app);
@@ -57,6 +59,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   registerAuth(app, deps);
   registerIdempotency(app, deps);
   registerHealthRoutes(app, deps);
+  registerMetricsRoute(app, deps);
   await registerRoutes(app, deps);
   await registerConsole(app, deps);
   await app.ready();

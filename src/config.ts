@@ -44,6 +44,13 @@ export interface Config {
    * link-local addresses. Off by default; the sandbox and the tests turn it on.
    */
   callbacksAllowPrivate: boolean;
+  /**
+   * METRICS_PORT: serve GET /metrics (Prometheus) on this port only, without authentication, bound to
+   * METRICS_HOST. null (unset): /metrics is on the API port, protected like /admin.
+   */
+  metricsPort: number | null;
+  /** METRICS_HOST: the address the metrics port binds to; default 127.0.0.1 (this host only). */
+  metricsHost: string;
 }
 
 export class ConfigError extends Error {
@@ -152,6 +159,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     fileStoreDir: text('FILE_STORE_DIR'),
     reportRetentionDays: int('REPORT_RETENTION_DAYS', 90, 0, 36500),
     callbacksAllowPrivate: allowPrivate === 'true',
+    metricsPort: text('METRICS_PORT') === null ? null : int('METRICS_PORT', 0, 0, 65535),
+    metricsHost: text('METRICS_HOST') ?? '127.0.0.1',
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -9,6 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import { REDACTED, redactUrl, redactUrlsInText } from './lib/log-redaction.js';
 import { createFileStore, type FileStore } from './lib/file-store/index.js';
 import type { CallbackSender } from './domain/callbacks/transport.js';
+import { createMetrics, type Metrics } from './lib/metrics.js';
 
 /** Everything the app needs, created once at start and passed down; no module keeps a singleton. */
 export interface Deps {
@@ -22,6 +23,8 @@ export interface Deps {
   files: FileStore;
   /** Sends callbacks to partners; unset: the production sender (src/domain/callbacks/send.ts). */
   callbackSender?: CallbackSender;
+  /** Prometheus metrics (src/lib/metrics.ts): a registry of this instance's own. */
+  metrics: Metrics;
 }
 
 /** Header and body paths that may carry credentials: never written to a log. */
@@ -82,7 +85,8 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
           ? redisRateLimiter(config.redisUrl, settings)
           : memoryRateLimiter(settings, () => clock.now().getTime());
   const files = overrides.files ?? createFileStore(db, config.fileStoreDir, () => clock.now());
-  return { config, db, log, clock, signer, rateLimiter, files, ...(overrides.callbackSender ? { callbackSender: overrides.callbackSender } : {}) };
+  const metrics = overrides.metrics ?? createMetrics({ db, clock, log });
+  return { config, db, log, clock, signer, rateLimiter, files, metrics, ...(overrides.callbackSender ? { callbackSender: overrides.callbackSender } : {}) };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {

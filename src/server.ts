@@ -6,6 +6,7 @@ import { listenUrl, recordServer } from './lib/server-address.js';
 import { migrateToLatest } from './db/migrations/index.js';
 import type { Kysely } from 'kysely';
 import { startWorker } from './jobs/worker.js';
+import { startMetricsServer } from './http/metrics.js';
 
 /** Starts the HTTP server: migrate, listen, and close gracefully on SIGINT/SIGTERM. */
 export async function serve(config: Config): Promise<void> {
@@ -26,10 +27,15 @@ export async function serve(config: Config): Promise<void> {
     // Only the CLI's example URLs depend on it: serve anyway.
     deps.log.warn({ err: error }, 'could not record the server address in DATA_DIR');
   }
+  // METRICS_PORT: /metrics only there (unauthenticated, on METRICS_HOST), never on the API port.
+  const metricsServer = config.metricsPort === null ? null : await startMetricsServer(deps, config.metricsPort, config.metricsHost);
   const accounts = await deps.db.db.selectFrom('accounts').select('id').limit(1).execute();
   const lines = [
     `Multichannel Commerce Service listening on ${address} (${deps.db.dialect})`,
     `  API reference: ${config.publicBaseUrl ?? address}/docs   OpenAPI: ${config.publicBaseUrl ?? address}/openapi.json`,
+    metricsServer
+      ? `  Prometheus metrics: ${metricsServer.url} (no token: keep METRICS_HOST private)`
+      : `  Prometheus metrics: ${address}/metrics (ADMIN_TOKEN, like /admin)`,
   ];
   if (accounts.length === 0) {
     lines.push('  The database is empty. Create a ready-to-use sandbox with:  npm run cli -- sandbox');
@@ -61,6 +67,7 @@ export async function serve(config: Config): Promise<void> {
     force.unref();
     try {
       await app.close();
+      await metricsServer?.close();
       await worker?.stop();
       await closeDeps(deps);
     } finally {

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { closeDeps, createDeps } from '../deps.js';
 import { migrateToLatest } from '../db/migrations/index.js';
 import { JobWorker } from '../jobs/worker.js';
+import { startMetricsServer, type MetricsServer } from '../http/metrics.js';
 
 /**
  * `worker`: runs background jobs as its own process (with WORKER=off on the API servers), until SIGINT or
@@ -16,6 +17,7 @@ export function registerWorkerCommand(program: Command, config: () => Config) {
     .option('--once', 'run the jobs due now, then exit')
     .action(async (options: { once?: boolean }) => {
       const deps = createDeps(config(), { rateLimiter: null });
+      let metricsServer: MetricsServer | null = null;
       try {
         await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
         const worker = new JobWorker(deps);
@@ -29,6 +31,11 @@ export function registerWorkerCommand(program: Command, config: () => Config) {
           process.once('SIGINT', () => resolve('SIGINT'));
           process.once('SIGTERM', () => resolve('SIGTERM'));
         });
+        // A separate worker has no API port: METRICS_PORT gives it one for /metrics (its callback attempts).
+        if (deps.config.metricsPort !== null) {
+          metricsServer = await startMetricsServer(deps, deps.config.metricsPort, deps.config.metricsHost);
+          process.stdout.write(`Prometheus metrics: ${metricsServer.url}\n`);
+        }
         worker.start();
         process.stdout.write(`worker ${worker.id} running on ${deps.db.dialect}; stop with Ctrl-C or SIGTERM\n`);
         const signal = await stopped;
@@ -36,6 +43,7 @@ export function registerWorkerCommand(program: Command, config: () => Config) {
         await worker.stop();
         process.stdout.write('worker stopped\n');
       } finally {
+        await metricsServer?.close();
         await closeDeps(deps);
       }
     });

@@ -137,6 +137,21 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads METRICS_PORT (unset: /metrics on the API port) and METRICS_HOST (default 127.0.0.1)', () => {
+    const c = loadConfig({});
+    assert.equal(c.metricsPort, null);
+    assert.equal(c.metricsHost, '127.0.0.1');
+    const moved = loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' });
+    assert.equal(moved.metricsPort, 9464);
+    assert.equal(moved.metricsHost, '0.0.0.0');
+    assert.equal(loadConfig({ METRICS_PORT: ' ' }).metricsPort, null);
+    for (const bad of ['x', '-1', '70000']) {
+      const problems = problemsOf({ METRICS_PORT: bad });
+      assert.equal(problems.length, 1);
+      assert.ok(problems[0]!.startsWith('METRICS_PORT must be a whole number'), problems[0]);
+    }
+  });
+
   it('reads TRUST_PROXY as off (default), true, or proxy addresses and ranges', () => {
     assert.equal(loadConfig({}).trustProxy, false);
     assert.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);

@@ -21,6 +21,7 @@ import * as m017 from './017_callbacks.js';
 import * as m018 from './018_nudges.js';
 import * as m019 from './019_console_users.js';
 import * as m020 from './020_console_attention.js';
+import * as m021 from './021_jobs_metrics.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '018_nudges': m018,
   '019_console_users': m019,
   '020_console_attention': m020,
+  '021_jobs_metrics': m021,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

@@ -157,6 +157,7 @@ async function applyRateLimit(deps: Deps, request: FastifyRequest, reply: Fastif
   reply.header('RateLimit-Remaining', String(decision.remaining));
   reply.header('RateLimit-Reset', String(decision.resetSeconds));
   if (!decision.allowed) {
+    deps.metrics.rateLimitRefusals.inc();
     reply.header('Retry-After', String(decision.retryAfterSeconds));
     throw new AppError(
       'RESOURCE_EXHAUSTED',

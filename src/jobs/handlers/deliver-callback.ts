@@ -21,7 +21,8 @@ function rowIdOf(job: Job): { accountId: number; rowId: number } {
 export async function runDeliverCallback(deps: Deps, job: Job, run: JobRun): Promise<void> {
   const { accountId, rowId } = rowIdOf(job);
   // The attempt's record and the job's success commit in one transaction.
-  await attemptDelivery(deps, accountId, rowId, job.id, true, run.succeedIn);
+  const { state } = await attemptDelivery(deps, accountId, rowId, job.id, true, run.succeedIn);
+  if (state !== null) deps.metrics.callbackAttempts.inc({ result: state });
 }
 
 export async function deliverCallbackJobDead(deps: Deps, job: Job, error: string): Promise<void> {
