@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from './app.js';
 import { multipartBody } from './reports.js';
@@ -18,6 +19,10 @@ export interface ConsoleBrowser {
   upload(url: string, fields: Record<string, string>, file: { name: string; content: string | Buffer; field?: string }, options?: { csrf?: boolean }): Promise<LightMyRequestResponse>;
   /** GET /console/login, then signs in; returns the sign-in response. */
   signIn(email: string, password: string): Promise<LightMyRequestResponse>;
+  /** Posts a form that redirects (303, asserted) and answers the page it lands on, with its flash. */
+  submit(url: string, form: Record<string, string>): Promise<LightMyRequestResponse>;
+  /** Posts a form that redirects (303, asserted) and answers the flash message its redirect sets. */
+  flashOf(url: string, form: Record<string, string>): Promise<{ kind: string; text: string }>;
 }
 
 const CSRF_INPUT = /name="_csrf" value="([^"]+)"/;
@@ -71,6 +76,18 @@ export function consoleBrowser(t: TestApp): ConsoleBrowser {
     async signIn(email, password) {
       await browser.get('/console/login');
       return browser.post('/console/login', { email, password });
+    },
+    async submit(url, form) {
+      const res = await browser.post(url, form);
+      assert.equal(res.statusCode, 303, res.body);
+      return browser.get(res.headers.location as string);
+    },
+    async flashOf(url, form) {
+      const res = await browser.post(url, form);
+      assert.equal(res.statusCode, 303, res.body);
+      const raw = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('mcs_flash='));
+      assert.ok(raw, 'a flash cookie');
+      return JSON.parse(decodeURIComponent(raw.slice('mcs_flash='.length).split(';')[0]!)) as { kind: string; text: string };
     },
   };
   return browser;

@@ -24,24 +24,7 @@ describe('console: seller inventory pages', () => {
   };
   const available = async (sku: string, warehouseId: number) =>
     (await inventoryOf(sku))?.warehouses.find((w) => w.warehouseId === warehouseId)?.availableQuantity;
-  /** Follows a form's redirect and answers the page it lands on (with its flash). */
-  const submit = async (url: string, form: Record<string, string>) => {
-    const res = await b.post(url, form);
-    assert.equal(res.statusCode, 303, res.body);
-    return b.get(res.headers.location as string);
-  };
 
-  /**
-   * The flash message a form's redirect sets, read from its Set-Cookie header: the test browser sends cookies
-   * back decoded, so a message with a ";" would not survive the round trip (a real browser sends it encoded).
-   */
-  const flashOf = async (url: string, form: Record<string, string>) => {
-    const res = await b.post(url, form);
-    assert.equal(res.statusCode, 303, res.body);
-    const raw = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('mcs_flash='));
-    assert.ok(raw, 'a flash cookie');
-    return JSON.parse(decodeURIComponent(raw.slice('mcs_flash='.length).split(';')[0]!)) as { kind: string; text: string };
-  };
 
   before(async () => {
     t = await createTestApp();
@@ -56,19 +39,19 @@ describe('console: seller inventory pages', () => {
   it('adjusts stock through the page; GET /v1/inventory reads it back; the page lists it by SKU prefix', async () => {
     const page = await b.get('/console/inventory');
     assert.equal(page.statusCode, 200, page.body);
-    const set = await submit('/console/inventory/adjust', { sku: 'CON-MUG', warehouseId: String(seed.warehouses.main), mode: 'quantity', quantity: '12', binLocation: 'A-1' });
+    const set = await b.submit('/console/inventory/adjust', { sku: 'CON-MUG', warehouseId: String(seed.warehouses.main), mode: 'quantity', quantity: '12', binLocation: 'A-1' });
     assert.match(set.body, /class="flash ok"/);
     assert.equal(await available('CON-MUG', seed.warehouses.main), 12);
-    const delta = await submit('/console/inventory/adjust', { sku: 'CON-MUG', warehouseId: String(seed.warehouses.main), mode: 'delta_quantity', quantity: '-2' });
+    const delta = await b.submit('/console/inventory/adjust', { sku: 'CON-MUG', warehouseId: String(seed.warehouses.main), mode: 'delta_quantity', quantity: '-2' });
     assert.match(delta.body, /class="flash ok"/);
     assert.equal(await available('CON-MUG', seed.warehouses.main), 10);
-    const negative = await submit('/console/inventory/adjust', { sku: 'CON-MUG', warehouseId: String(seed.warehouses.main), mode: 'delta_quantity', quantity: '-50' });
+    const negative = await b.submit('/console/inventory/adjust', { sku: 'CON-MUG', warehouseId: String(seed.warehouses.main), mode: 'delta_quantity', quantity: '-50' });
     assert.match(negative.body, /class="flash bad"/);
     assert.equal(await available('CON-MUG', seed.warehouses.main), 10);
-    const bad = await submit('/console/inventory/adjust', { sku: 'CON-MUG', warehouseId: String(seed.warehouses.main), mode: 'quantity', quantity: 'ten' });
+    const bad = await b.submit('/console/inventory/adjust', { sku: 'CON-MUG', warehouseId: String(seed.warehouses.main), mode: 'quantity', quantity: 'ten' });
     assert.match(bad.body, /class="flash bad"/);
 
-    await submit('/console/inventory/adjust', { sku: 'OTHER-1', warehouseId: String(seed.warehouses.main), mode: 'quantity', quantity: '1' });
+    await b.submit('/console/inventory/adjust', { sku: 'OTHER-1', warehouseId: String(seed.warehouses.main), mode: 'quantity', quantity: '1' });
     const listed = await b.get('/console/inventory?sku=CON-');
     assert.match(listed.body, /CON-MUG/);
     assert.doesNotMatch(listed.body, /OTHER-1/);
@@ -77,7 +60,7 @@ describe('console: seller inventory pages', () => {
 
   it('keyset-pages the stock table by SKU', async () => {
     for (let i = 0; i < 3; i++) {
-      await submit('/console/inventory/adjust', { sku: `PAGE-${i}`, warehouseId: String(seed.warehouses.main), mode: 'quantity', quantity: '1' });
+      await b.submit('/console/inventory/adjust', { sku: `PAGE-${i}`, warehouseId: String(seed.warehouses.main), mode: 'quantity', quantity: '1' });
     }
     // The page length is fixed (50); asking after PAGE-0 skips it.
     const rest = await b.get('/console/inventory?sku=PAGE-&after=PAGE-0');
@@ -90,7 +73,7 @@ describe('console: seller inventory pages', () => {
     const page = await b.get('/console/inventory');
     assert.match(page.body, /Second: read-only here/);
     assert.doesNotMatch(page.body, new RegExp(`<option value="${seed.warehouses.second}"`));
-    const refused = await flashOf('/console/inventory/adjust', { sku: 'CON-MUG', warehouseId: String(seed.warehouses.second), mode: 'quantity', quantity: '5' });
+    const refused = await b.flashOf('/console/inventory/adjust', { sku: 'CON-MUG', warehouseId: String(seed.warehouses.second), mode: 'quantity', quantity: '5' });
     assert.equal(refused.kind, 'bad');
     assert.match(refused.text, /controlled by an integration/);
     assert.equal(await available('CON-MUG', seed.warehouses.second), undefined);
@@ -119,7 +102,7 @@ describe('console: seller inventory pages', () => {
     assert.match(page.body, /PO-CON-1/);
     assert.match(page.body, /Acme Ceramics/);
 
-    const shipped = await submit(`${location}/ship`, { carrier: 'UPS', tracking: '1Z999', expected_delivery_date: '2026-12-01' });
+    const shipped = await b.submit(`${location}/ship`, { carrier: 'UPS', tracking: '1Z999', expected_delivery_date: '2026-12-01' });
     assert.match(shipped.body, /class="flash ok"/);
     assert.match(shipped.body, />SHIPPED</);
 
@@ -131,7 +114,7 @@ describe('console: seller inventory pages', () => {
     const partial = await receive([['sku', 'IN-MUG'], ['quantity', '6'], ['sku', 'IN-CUP'], ['quantity', '']]);
     assert.match(partial.body, /class="flash ok"[^>]*>[^<]*PARTIALLY_RECEIVED/);
     assert.equal(await available('IN-MUG', seed.warehouses.main), 6);
-    const over = await flashOf(`${location}/receive`, { sku: 'IN-MUG', quantity: '5' });
+    const over = await b.flashOf(`${location}/receive`, { sku: 'IN-MUG', quantity: '5' });
     assert.equal(over.kind, 'bad');
     assert.equal(await available('IN-MUG', seed.warehouses.main), 6);
     const rest = await receive([['sku', 'IN-MUG'], ['quantity', '4'], ['sku', 'IN-CUP'], ['quantity', '4']]);
@@ -152,11 +135,11 @@ describe('console: seller inventory pages', () => {
       lines: 'IN-MUG, 3',
     });
     const secondUrl = second.headers.location as string;
-    assert.match((await submit(`${secondUrl}/cancel`, {})).body, />CANCELLED</);
-    assert.equal((await flashOf(`${secondUrl}/receive`, { sku: 'IN-MUG', quantity: '1' })).kind, 'bad');
+    assert.match((await b.submit(`${secondUrl}/cancel`, {})).body, />CANCELLED</);
+    assert.equal((await b.flashOf(`${secondUrl}/receive`, { sku: 'IN-MUG', quantity: '1' })).kind, 'bad');
     assert.equal(await available('IN-MUG', seed.warehouses.main), 10);
 
-    const bad = await flashOf('/console/inventory/inbound', { vendor_name: 'Acme Ceramics', destination_warehouse_id: String(seed.warehouses.main), purchase_order_number: 'PO-BAD', status: 'PENDING', lines: 'IN-MUG, lots' });
+    const bad = await b.flashOf('/console/inventory/inbound', { vendor_name: 'Acme Ceramics', destination_warehouse_id: String(seed.warehouses.main), purchase_order_number: 'PO-BAD', status: 'PENDING', lines: 'IN-MUG, lots' });
     assert.equal(bad.kind, 'bad');
     assert.equal((await b.get('/console/inventory/inbound/999999')).statusCode, 404);
   });

@@ -38,20 +38,6 @@ describe('console: seller kits and vendors pages', () => {
     assert.equal(res.statusCode, 200, res.body);
     return res.json<{ results: VendorV1[] }>().results;
   };
-  /** Follows a form's redirect and answers the page it lands on (with its flash). */
-  const submit = async (url: string, form: Record<string, string>) => {
-    const res = await b.post(url, form);
-    assert.equal(res.statusCode, 303, res.body);
-    return b.get(res.headers.location as string);
-  };
-  /** The flash a form's redirect sets, read from its Set-Cookie header (see console-inventory.test.ts). */
-  const flashOf = async (url: string, form: Record<string, string>) => {
-    const res = await b.post(url, form);
-    assert.equal(res.statusCode, 303, res.body);
-    const raw = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('mcs_flash='));
-    assert.ok(raw, 'a flash cookie');
-    return JSON.parse(decodeURIComponent(raw.slice('mcs_flash='.length).split(';')[0]!)) as { kind: string; text: string };
-  };
 
   before(async () => {
     t = await createTestApp();
@@ -70,7 +56,7 @@ describe('console: seller kits and vendors pages', () => {
     assert.equal(empty.statusCode, 200, empty.body);
     assert.match(empty.body, /No kits yet/);
 
-    const saved = await submit('/console/inventory/kits', { sku: 'GIFT-BOX', components: 'MUG, 2\r\nTEA, 1\r\n' });
+    const saved = await b.submit('/console/inventory/kits', { sku: 'GIFT-BOX', components: 'MUG, 2\r\nTEA, 1\r\n' });
     assert.match(saved.body, /class="flash ok"[^>]*>Kit GIFT-BOX saved/);
     assert.deepEqual(await kitOf('GIFT-BOX'), {
       sku: 'GIFT-BOX',
@@ -85,7 +71,7 @@ describe('console: seller kits and vendors pages', () => {
     assert.match(edit.body, /Replace the components/);
     assert.match(edit.body, /<textarea name="components"[^>]*>MUG, 2\nTEA, 1<\/textarea>/);
 
-    const replaced = await submit('/console/inventory/kits', { sku: 'GIFT-BOX', components: 'MUG, 3' });
+    const replaced = await b.submit('/console/inventory/kits', { sku: 'GIFT-BOX', components: 'MUG, 3' });
     assert.match(replaced.body, /class="flash ok"/);
     assert.deepEqual(await kitOf('GIFT-BOX'), { sku: 'GIFT-BOX', components: [{ sku: 'MUG', quantity: 3 }] });
   });
@@ -104,40 +90,40 @@ describe('console: seller kits and vendors pages', () => {
 
   it('refuses a bad kit with a flash and changes nothing', async () => {
     const before = await kitOf('GIFT-BOX');
-    const unknown = await flashOf('/console/inventory/kits', { sku: 'GIFT-BOX', components: 'NOPE, 1' });
+    const unknown = await b.flashOf('/console/inventory/kits', { sku: 'GIFT-BOX', components: 'NOPE, 1' });
     assert.equal(unknown.kind, 'bad');
     assert.match(unknown.text, /NOPE/);
-    const itself = await flashOf('/console/inventory/kits', { sku: 'GIFT-BOX', components: 'GIFT-BOX, 1' });
+    const itself = await b.flashOf('/console/inventory/kits', { sku: 'GIFT-BOX', components: 'GIFT-BOX, 1' });
     assert.equal(itself.kind, 'bad');
     assert.match(itself.text, /itself/);
-    const nested = await flashOf('/console/inventory/kits', { sku: 'LONE', components: 'GIFT-BOX, 1' });
+    const nested = await b.flashOf('/console/inventory/kits', { sku: 'LONE', components: 'GIFT-BOX, 1' });
     assert.match(nested.text, /nested/);
-    const twice = await flashOf('/console/inventory/kits', { sku: 'GIFT-BOX', components: 'TEA, 1\nTEA, 2' });
+    const twice = await b.flashOf('/console/inventory/kits', { sku: 'GIFT-BOX', components: 'TEA, 1\nTEA, 2' });
     assert.match(twice.text, /twice/);
-    const quantity = await flashOf('/console/inventory/kits', { sku: 'GIFT-BOX', components: 'TEA, none' });
+    const quantity = await b.flashOf('/console/inventory/kits', { sku: 'GIFT-BOX', components: 'TEA, none' });
     assert.equal(quantity.kind, 'bad');
     assert.match(quantity.text, /components\/0\/quantity|quantity/);
-    const noLines = await flashOf('/console/inventory/kits', { sku: 'GIFT-BOX', components: '  ' });
+    const noLines = await b.flashOf('/console/inventory/kits', { sku: 'GIFT-BOX', components: '  ' });
     assert.equal(noLines.kind, 'bad');
     // The refusal is shown on the page the seller lands on.
-    const shown = await submit('/console/inventory/kits', { sku: 'NO-SUCH-KIT', components: 'MUG, 1' });
+    const shown = await b.submit('/console/inventory/kits', { sku: 'NO-SUCH-KIT', components: 'MUG, 1' });
     assert.match(shown.body, /class="flash bad"[^>]*>[^<]*NO-SUCH-KIT/);
     assert.deepEqual(await kitOf('GIFT-BOX'), before);
     assert.deepEqual(await kitOf('LONE'), { sku: 'LONE', components: [] });
   });
 
   it('keyset-pages kits by SKU', async () => {
-    await submit('/console/inventory/kits', { sku: 'LONE', components: 'TEA, 1' });
+    await b.submit('/console/inventory/kits', { sku: 'LONE', components: 'TEA, 1' });
     const rest = await b.get('/console/inventory/kits?after=GIFT-BOX');
     assert.doesNotMatch(rest.body, /<td>GIFT-BOX<\/td>/);
     assert.match(rest.body, /<td>LONE<\/td>/);
-    await submit('/console/inventory/kits/remove', { sku: 'LONE' });
+    await b.submit('/console/inventory/kits/remove', { sku: 'LONE' });
   });
 
   it('removes a kit (a single SKU again)', async () => {
-    await submit('/console/inventory/kits', { sku: 'LONE', components: 'TEA, 2' });
+    await b.submit('/console/inventory/kits', { sku: 'LONE', components: 'TEA, 2' });
     assert.equal((await kitOf('LONE')).components.length, 1);
-    const removed = await submit('/console/inventory/kits/remove', { sku: 'LONE' });
+    const removed = await b.submit('/console/inventory/kits/remove', { sku: 'LONE' });
     assert.match(removed.body, /LONE is a single SKU again/);
     assert.deepEqual(await kitOf('LONE'), { sku: 'LONE', components: [] });
     assert.doesNotMatch(removed.body, /<td>LONE<\/td>/);
@@ -169,7 +155,7 @@ describe('console: seller kits and vendors pages', () => {
       paymentWindowDays: null,
     });
 
-    const edited = await submit(location, { name: 'Acme Pottery', address: '', leadTimeDays: '21', paymentWindowDays: '30', contact: 'sales@acme.example', notes: '' });
+    const edited = await b.submit(location, { name: 'Acme Pottery', address: '', leadTimeDays: '21', paymentWindowDays: '30', contact: 'sales@acme.example', notes: '' });
     assert.match(edited.body, /class="flash ok"[^>]*>Vendor saved/);
     assert.deepEqual((await vendorsV1()).find((v) => v.vendorId === vendorId), {
       vendorId,
@@ -180,35 +166,35 @@ describe('console: seller kits and vendors pages', () => {
       paymentWindowDays: 30,
     });
 
-    const badDays = await flashOf(location, { name: 'Acme Pottery', leadTimeDays: 'soon' });
+    const badDays = await b.flashOf(location, { name: 'Acme Pottery', leadTimeDays: 'soon' });
     assert.equal(badDays.kind, 'bad');
     assert.match(badDays.text, /leadTimeDays/);
 
     const list = await b.get('/console/inventory/vendors');
     assert.match(list.body, /Acme Pottery/);
 
-    const archived = await submit(`${location}/archive`, {});
+    const archived = await b.submit(`${location}/archive`, {});
     assert.match(archived.body, /Vendor archived/);
     assert.equal((await vendorsV1()).some((v) => v.vendorId === vendorId), false);
     assert.equal((await vendorsV1('?includeArchived=true')).some((v) => v.vendorId === vendorId), true);
     assert.doesNotMatch((await b.get('/console/inventory/vendors')).body, /Acme Pottery/);
     assert.match((await b.get('/console/inventory/vendors?archived=1')).body, /Acme Pottery/);
 
-    const restored = await submit(`${location}/restore`, {});
+    const restored = await b.submit(`${location}/restore`, {});
     assert.match(restored.body, /Vendor restored/);
     assert.equal((await vendorsV1()).some((v) => v.vendorId === vendorId), true);
   });
 
   it("refuses a duplicate name with the domain's message and creates nothing", async () => {
     const count = (await vendorsV1('?includeArchived=true')).length;
-    const dup = await flashOf('/console/inventory/vendors', { name: 'ACME POTTERY' });
+    const dup = await b.flashOf('/console/inventory/vendors', { name: 'ACME POTTERY' });
     assert.equal(dup.kind, 'bad');
     assert.match(dup.text, /a vendor named "ACME POTTERY" already exists/);
     assert.equal((await vendorsV1('?includeArchived=true')).length, count);
 
     const second = await b.post('/console/inventory/vendors', { name: 'Tea Traders' });
     const secondUrl = second.headers.location as string;
-    const rename = await flashOf(secondUrl, { name: 'acme pottery' });
+    const rename = await b.flashOf(secondUrl, { name: 'acme pottery' });
     assert.equal(rename.kind, 'bad');
     assert.match(rename.text, /already exists/);
     assert.ok((await vendorsV1()).some((v) => v.name === 'Tea Traders'));
@@ -222,9 +208,9 @@ describe('console: seller kits and vendors pages', () => {
     assert.equal(page.statusCode, 404);
     assert.match(page.body, /Not found/);
     assert.doesNotMatch(page.body, /Theirs/);
-    const edit = await flashOf(`/console/inventory/vendors/${theirs}`, { name: 'Mine now' });
+    const edit = await b.flashOf(`/console/inventory/vendors/${theirs}`, { name: 'Mine now' });
     assert.equal(edit.kind, 'bad');
-    assert.equal((await flashOf(`/console/inventory/vendors/${theirs}/archive`, {})).kind, 'bad');
+    assert.equal((await b.flashOf(`/console/inventory/vendors/${theirs}/archive`, {})).kind, 'bad');
     const read = await t.app.inject({ url: `/admin/accounts/${other.accountId}/vendors/${theirs}`, headers: adminHeaders });
     assert.deepEqual([read.json<{ name: string }>().name, read.json<{ archived: boolean }>().archived], ['Theirs', false]);
     assert.equal((await b.get('/console/inventory/vendors/abc')).statusCode, 404);
