@@ -667,11 +667,12 @@ function report(results: StepResult[], info: { loadBefore: number; maxConnection
 async function main() {
   const testUrl = process.env.TEST_DATABASE_URL;
   if (!testUrl) {
-    throw new Error(
-      'bench:scale-out needs a PostgreSQL cluster it may create a database in: run it as\n' +
+    process.stderr.write(
+      'bench:scale-out needs a PostgreSQL cluster it may create a database in (TEST_DATABASE_URL). Run it as\n' +
         '  bash scripts/ci-postgres.sh npm run bench:scale-out\n' +
-        '(a throwaway cluster; TEST_DATABASE_URL is set for the command)',
+        'which starts a throwaway cluster and sets TEST_DATABASE_URL for the command.\n',
     );
+    process.exit(2);
   }
   const counts = processCounts();
   execFileSync(process.execPath, ['scripts/build-if-needed.mjs'], { cwd: root, stdio: 'inherit' });
