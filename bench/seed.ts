@@ -2,7 +2,7 @@
  * Bulk seeding shared by the benchmarks: direct multi-row INSERTs that produce the rows the service's own
  * writes would (so reads behave as on live data), orders of magnitude faster than through the API.
  */
-import type { Insertable } from 'kysely';
+import { PostgresAdapter, sql, type Insertable } from 'kysely';
 import type { Database } from '../src/db/schema.js';
 import { withTx, type Db } from '../src/db/tx.js';
 import { newVersionId } from '../src/domain/listings/attributes.js';
@@ -74,6 +74,9 @@ export async function cloneOrders(db: Db, accountId: number, templateOrderId: nu
       for (const rows of chunks(fulfillmentRows, ROWS_PER_INSERT)) await tx.insertInto('fulfillment_orders').values(rows).execute();
     });
   }
+  // PostgreSQL: the clones took explicit ids past each table's sequence; move the sequences past them, or the
+  // service's next inserts would collide with a clone's id.
+  await advanceSequences(db, ['sales_orders', 'sales_order_lines', 'order_line_routes', 'inventory_reservations', 'fulfillment_orders']);
   // The clones' reserved units leave available stock: one conditional UPDATE per SKU, as routing does.
   await withTx(db, async (tx) => {
     for (const [productId, units] of reservedByProduct) {
@@ -89,6 +92,22 @@ export async function cloneOrders(db: Db, accountId: number, templateOrderId: nu
       if (!moved) throw new Error(`not enough stock to seed reservations of product ${productId}`);
     }
   });
+}
+
+/** Whether `db` runs on PostgreSQL (seeding works on both databases; only sequences need care). */
+export function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * On PostgreSQL, sets each table's id sequence to its largest id (`setval(pg_get_serial_sequence(…), max(id))`)
+ * after rows were inserted with explicit ids; nothing to do on SQLite, whose AUTOINCREMENT follows max(rowid).
+ */
+export async function advanceSequences(db: Db, tables: string[]): Promise<void> {
+  if (!isPostgres(db)) return;
+  for (const table of tables) {
+    await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 1))`.execute(db);
+  }
 }
 
 const attr = (value: object) => JSON.stringify(value);
