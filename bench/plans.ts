@@ -62,7 +62,7 @@ export function fullScans(plan: Plan): { table: string; line: string }[] {
   const out: { table: string; line: string }[] = [];
   for (const line of plan.lines) {
     const pg = /Seq Scan on (\S+)/.exec(line);
-    if (pg) out.push({ table: pg[1]!, line: line.trim() });
+    if (pg) out.push({ table: pg[1]!, line: line.trim().replace(/^->\s*/, '') });
     const lite = /^\s*SCAN (\S+)/.exec(line);
     if (lite) out.push({ table: lite[1]!, line: line.trim() });
   }
