@@ -1,7 +1,7 @@
 /**
  * Callbacks benchmark: deliveries per second to a local receiver and event-to-delivery latency, with the
- * worker inline (startWorker, as `serve` runs it with WORKER=inline) on an embedded SQLite database in a
- * fresh DATA_DIR. The receiver is partner-sim (src/cli/partner-sim-server.ts) in the same process: it
+ * worker inline (startWorker, as `serve` runs it with WORKER=inline) on the database BENCH_DB selects
+ * (embedded SQLite by default, or a fresh PostgreSQL schema: bench/harness.ts) with a fresh DATA_DIR. The receiver is partner-sim (src/cli/partner-sim-server.ts) in the same process: it
  * verifies every call with the partner client's verifyCallback, so each delivery is signed, sent over
  * loopback HTTP, verified, answered 200 and recorded, through the real sender and delivery job.
  *
@@ -20,9 +20,11 @@
  *   npm run bench:callbacks
  *   BENCH_SCENARIOS=paced BENCH_OUTPUT=- npm run bench:callbacks
  *
- * Writes the "## Callbacks" section of bench/RESULTS.md (BENCH_OUTPUT=- prints only).
+ *   BENCH_DB=postgres bash scripts/ci-postgres.sh npm run bench:callbacks
+ *
+ * Writes the "## Callbacks" section of bench/RESULTS.md ("## Callbacks (PostgreSQL)" with BENCH_DB=postgres;
+ * BENCH_OUTPUT=- prints only).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +39,8 @@ import { registerApp } from '../src/domain/accounts/apps.js';
 import { installApp } from '../src/domain/accounts/installations.js';
 import { requestIngestion } from '../src/domain/callbacks/triggers.js';
 import { startWorker } from '../src/jobs/worker.js';
-import { envInt, machineLines } from './common.js';
+import { envInt, machineLines, RssSampler } from './common.js';
+import { withBenchDatabase } from './database.js';
 import { runMain, selectedScenarios, writeSection } from './harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -142,38 +145,42 @@ async function main(): Promise<void> {
   const seconds = envInt('BENCH_CALLBACKS_SECONDS', 10, 1);
   const selected = selectedScenarios(SCENARIOS);
   const loadBefore = os.loadavg()[0]!;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mcs-bench-callbacks-'));
-  // Local receiver on plain http: the sandbox setting that allows it (CALLBACKS_ALLOW_PRIVATE).
-  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'silent', CALLBACKS_ALLOW_PRIVATE: 'true' });
-  const deps = createDeps(config, { rateLimiter: null });
-  const arrived = new Map<string, number>();
-  let sim: PartnerSim | null = null;
   const outcomes: Outcome[] = [];
-  try {
-    await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
-    sim = await startPartnerSim({ secrets: ['placeholder'], basePath: '/bench', onCall: (call) => arrived.set(call.deliveryId, performance.now()) });
-    const now = deps.clock.now();
-    const account = await createAccount(deps.db.db, { name: 'Bench callbacks' }, now);
-    const app = await registerApp(
-      deps.db.db,
-      deps.signer,
-      { name: 'Bench channel', contactEmail: 'dev@bench.example', redirectUri: 'https://bench.example/oauth', kind: 'SALES_CHANNEL', scopes: ['listing:self'], callbackBaseUrl: sim.callbackBaseUrl },
-      now,
-      { callbacksAllowPrivate: true },
-    );
-    sim.setSecrets([app.callbackSigningSecret]);
-    const installed = await withTx(deps.db.db, (tx) => installApp(tx, account.accountId, { appId: app.appId, storefrontName: 'Bench shop' }, now));
-    const setup: Setup = { deps, sim, accountId: account.accountId, storefrontId: installed.storefrontId!, committed: new Map(), arrived };
-    for (const name of selected) {
-      const outcome = await scenario(setup, name, queued, rates, seconds);
-      process.stdout.write(`${outcome.title}: ${outcome.perSecond.toFixed(0)} deliveries/s, p50 ${outcome.p50?.toFixed(0) ?? '–'} ms, p99 ${outcome.p99?.toFixed(0) ?? '–'} ms\n`);
-      outcomes.push(outcome);
+  const run = await withBenchDatabase('callbacks', async (database) => {
+    // Local receiver on plain http: the sandbox setting that allows it (CALLBACKS_ALLOW_PRIVATE).
+    const config = loadConfig({ ...database.env, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'silent', CALLBACKS_ALLOW_PRIVATE: 'true' });
+    const deps = createDeps(config, { rateLimiter: null });
+    const arrived = new Map<string, number>();
+    let sim: PartnerSim | null = null;
+    const rss = new RssSampler();
+    try {
+      await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+      sim = await startPartnerSim({ secrets: ['placeholder'], basePath: '/bench', onCall: (call) => arrived.set(call.deliveryId, performance.now()) });
+      const now = deps.clock.now();
+      const account = await createAccount(deps.db.db, { name: 'Bench callbacks' }, now);
+      const app = await registerApp(
+        deps.db.db,
+        deps.signer,
+        { name: 'Bench channel', contactEmail: 'dev@bench.example', redirectUri: 'https://bench.example/oauth', kind: 'SALES_CHANNEL', scopes: ['listing:self'], callbackBaseUrl: sim.callbackBaseUrl },
+        now,
+        { callbacksAllowPrivate: true },
+      );
+      sim.setSecrets([app.callbackSigningSecret]);
+      const installed = await withTx(deps.db.db, (tx) => installApp(tx, account.accountId, { appId: app.appId, storefrontName: 'Bench shop' }, now));
+      const setup: Setup = { deps, sim, accountId: account.accountId, storefrontId: installed.storefrontId!, committed: new Map(), arrived };
+      rss.markRuns();
+      for (const name of selected) {
+        const outcome = await scenario(setup, name, queued, rates, seconds);
+        process.stdout.write(`${outcome.title}: ${outcome.perSecond.toFixed(0)} deliveries/s, p50 ${outcome.p50?.toFixed(0) ?? '–'} ms, p99 ${outcome.p99?.toFixed(0) ?? '–'} ms\n`);
+        outcomes.push(outcome);
+      }
+      return { database: database.label, rss: rss.summary() };
+    } finally {
+      rss.stop();
+      await sim?.close();
+      await closeDeps(deps);
     }
-  } finally {
-    await sim?.close();
-    await closeDeps(deps);
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 
   const ms = (v: number | null) => (v === null ? '–' : `${v.toFixed(0)} ms`);
   const text = [
@@ -182,9 +189,9 @@ async function main(): Promise<void> {
     '`npm run bench:callbacks` (bench/callbacks.ts): ingestion-request callbacks through the real outbox, delivery job and sender',
     '(signed, loopback HTTP) to partner-sim in the same process (verifies each call with the partner client), the worker',
     'inline with its default settings (WORKER_CALLBACK_CONCURRENCY=8 delivery lanes beside the main loop, woken by each',
-    'commit that queues a delivery), SQLite in a temporary DATA_DIR.',
+    'commit that queues a delivery), a temporary DATA_DIR (the database is named below).',
     '',
-    ...machineLines('one process: service domain code, inline worker and receiver', loadBefore),
+    ...machineLines('one process: service domain code, inline worker and receiver', loadBefore, run),
     '- latency = from the event\'s commit (requestIngestion in its own transaction) to its arrival at the receiver',
     '- targets (issue 11): ≥ 500 deliveries/s and p50 < 1 s on SQLite',
     '',

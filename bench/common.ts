@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,12 +39,86 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** The lines every results section opens with: the machine, how the load ran, and the load average around it. */
-export function machineLines(setup: string, loadBefore: number): string[] {
+/** Kibibytes of a /proc/<pid>/status field (VmHWM: peak resident set; VmRSS: now); NaN where /proc is missing. */
+export function procStatusKb(pid: number | 'self', field: 'VmHWM' | 'VmRSS'): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+const MB = 1024 * 1024;
+
+export interface RssSummary {
+  /** Peak RSS (MB) sampled every 100 ms since markRuns() (or since the start, when never marked). */
+  runsPeakMb: number;
+  /** Peak RSS (MB) sampled before markRuns() (setup and seeding); null when never marked. */
+  setupPeakMb: number | null;
+  /** VmHWM of this process (MB): the kernel's peak over the whole process life. */
+  hwmMb: number;
+}
+
+/**
+ * Samples this process's RSS (process.memoryUsage.rss()) every 100 ms: in the in-process benchmarks the
+ * service runs in this process (the load generator runs in a child), so this is the service's memory, plus the
+ * benchmark's own seeding data while that is alive. markRuns() separates setup from the measured runs.
+ */
+export class RssSampler {
+  static readonly INTERVAL_MS = 100;
+  private peak = 0;
+  private setupPeak: number | null = null;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor() {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), RssSampler.INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  private sample(): void {
+    const rss = process.memoryUsage.rss();
+    if (rss > this.peak) this.peak = rss;
+  }
+
+  /** The measured runs start now: the peak so far is the setup's. */
+  markRuns(): void {
+    this.sample();
+    this.setupPeak = Math.max(this.setupPeak ?? 0, this.peak);
+    this.peak = process.memoryUsage.rss();
+  }
+
+  summary(): RssSummary {
+    this.sample();
+    return { runsPeakMb: this.peak / MB, setupPeakMb: this.setupPeak === null ? null : this.setupPeak / MB, hwmMb: procStatusKb('self', 'VmHWM') / 1024 };
+  }
+
+  stop(): RssSummary {
+    clearInterval(this.timer);
+    return this.summary();
+  }
+}
+
+/** The memory line of a results section. */
+export function rssLine(rss: RssSummary | string): string {
+  if (typeof rss === 'string') return `- Service process memory: ${rss}`;
+  const hwm = Number.isFinite(rss.hwmMb) ? `; ${rss.hwmMb.toFixed(0)} MB over the whole process life (VmHWM)` : '';
+  const setup = rss.setupPeakMb === null ? '' : `; ${rss.setupPeakMb.toFixed(0)} MB during setup and seeding`;
+  return `- Service process memory: **peak RSS ${rss.runsPeakMb.toFixed(0)} MB during the runs** (sampled every ${RssSampler.INTERVAL_MS} ms)${setup}${hwm}`;
+}
+
+/**
+ * The lines every results section opens with: the machine, how the load ran, the database, the service
+ * process's peak memory, and the load average around the runs.
+ */
+export function machineLines(setup: string, loadBefore: number, run: { database: string; rss: RssSummary | string }): string[] {
   const cpus = os.cpus();
   return [
     `- Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`,
     `- Node ${process.version}; ${setup}`,
+    `- Database: ${run.database}`,
+    rssLine(run.rss),
     `- Load average (1 min) before the runs: ${loadBefore.toFixed(2)}, after: ${os.loadavg()[0]!.toFixed(2)} (other work on the machine skews the numbers)`,
   ];
 }

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { buildApp } from '../src/app.js';
@@ -10,10 +9,29 @@ import { closeDeps, createDeps, type Deps } from '../src/deps.js';
 import { registerApp } from '../src/domain/accounts/apps.js';
 import { installApp } from '../src/domain/accounts/installations.js';
 import type { AppKind, Scope } from '../src/domain/accounts/principal.js';
-import { load, median } from './common.js';
+import { load, median, RssSampler, type RssSummary } from './common.js';
+import { headingSuffix, withBenchDatabase, type BenchDatabase } from './database.js';
 import type { LoadJob, LoadResult } from './load.js';
 
-/** Setup and run steps shared by the benchmark scripts that seed an account and drive it over HTTP. */
+/**
+ * Setup and run steps shared by the benchmark scripts that seed an account and drive it over HTTP.
+ *
+ * Which database (BENCH_DB):
+ * - BENCH_DB=sqlite (default): the embedded SQLite database in a fresh temporary DATA_DIR, as `serve` uses it.
+ * - BENCH_DB=postgres: a fresh schema in the PostgreSQL database named by BENCH_DATABASE_URL, or else by
+ *   TEST_DATABASE_URL, which scripts/ci-postgres.sh exports for the throwaway local cluster it starts (temporary
+ *   directory, free loopback port, fsync off) and removes when the command ends. That script is the one
+ *   mechanism: the benchmarks never start a cluster themselves.
+ *
+ *     BENCH_DB=postgres bash scripts/ci-postgres.sh npm run bench:orders
+ *
+ *   The schema ("bench_<name>_<random>") is created before the run and dropped with everything in it after;
+ *   the service reaches it through DATABASE_URL with `options=-c search_path=<schema>`, so in-process deps and
+ *   spawned `serve` processes alike use it. A temporary DATA_DIR is still made (server secret, server.json).
+ *
+ * Results of a PostgreSQL run go to their own RESULTS.md sections ("## Orders benchmark (PostgreSQL)"),
+ * so the SQLite ones are kept; every section names its database in its machine lines (machineLines).
+ */
 
 export async function expectOk(res: Response, what: string): Promise<unknown> {
   const text = await res.text();
@@ -112,27 +130,37 @@ export function resultRows<N extends string>(summary: ScenarioSummary<N>[]): str
   ];
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
  * Puts a generated section ("## <heading>") into RESULTS.md: it replaces the previous one up to its
  * hand-written "### <notesHeading>" (kept) or the next "## " heading, or is appended. Everything else is kept.
  */
 export function mergeSection(previous: string, section: string, heading: string, notesHeading: string): string {
-  const start = previous.search(new RegExp(`^## ${heading}$`, 'm'));
+  const start = previous.search(new RegExp(`^## ${escapeRegExp(heading)}$`, 'm'));
   if (start < 0) return `${previous.replace(/\s*$/, '')}\n\n${section}`;
   const rest = previous.slice(start + 1);
-  const notes = rest.search(new RegExp(`^### ${notesHeading}$`, 'm'));
+  const notes = rest.search(new RegExp(`^### ${escapeRegExp(notesHeading)}$`, 'm'));
   const nextHeading = rest.search(/^## /m);
-  const endRel = notes >= 0 ? notes : nextHeading;
+  // Notes count only inside this section (another database's section may have notes of a similar name).
+  const endRel = notes >= 0 && (nextHeading < 0 || notes < nextHeading) ? notes : nextHeading;
   const end = endRel >= 0 ? start + 1 + endRel : previous.length;
   return `${previous.slice(0, start)}${section}\n${previous.slice(end)}`;
 }
 
-/** Prints a generated section and merges it into BENCH_OUTPUT (default bench/RESULTS.md; "-" prints only). */
+/**
+ * Prints a generated section and merges it into BENCH_OUTPUT (default bench/RESULTS.md; "-" prints only).
+ * `text` opens with "## <heading>"; on BENCH_DB=postgres the heading and the notes heading get " (PostgreSQL)",
+ * so the PostgreSQL results have sections of their own beside the SQLite ones.
+ */
 export function writeSection(text: string, defaultOutput: string, heading: string, notesHeading: string): void {
-  process.stdout.write(`\n${text}`);
+  if (!text.startsWith(`## ${heading}\n`)) throw new Error(`the section does not open with "## ${heading}"`);
+  const suffix = headingSuffix();
+  const section = `## ${heading}${suffix}${text.slice(`## ${heading}`.length)}`;
+  process.stdout.write(`\n${section}`);
   const output = process.env.BENCH_OUTPUT ?? defaultOutput;
   if (output === '-') return;
-  writeFileSync(output, mergeSection(existsSync(output) ? readFileSync(output, 'utf8') : '', text, heading, notesHeading));
+  writeFileSync(output, mergeSection(existsSync(output) ? readFileSync(output, 'utf8') : '', section, `${heading}${suffix}`, `${notesHeading}${suffix}`));
   process.stdout.write(`\nwritten to ${path.relative(process.cwd(), output)}\n`);
 }
 
@@ -154,23 +182,39 @@ export function selectedScenarios<N extends string>(all: readonly N[]): N[] {
   return selected;
 }
 
+/** What withBenchService hands a benchmark besides the deps and the base URL. */
+export interface BenchContext {
+  database: BenchDatabase;
+  /** RSS of this process (the service's) sampled every 100 ms; call rss.markRuns() when the measured runs start. */
+  rss: RssSampler;
+  /** The machine-line facts of this run, for machineLines(setup, loadBefore, bench.run()). */
+  run(): { database: string; rss: RssSummary };
+}
+
 /**
- * Runs `fn` against the service as `serve` builds it: buildApp over an embedded SQLite database in a fresh
- * temporary DATA_DIR (rate limiting off, logging silent), listening on 127.0.0.1; everything is closed and
- * removed afterwards.
+ * Runs `fn` against the service as `serve` builds it: buildApp over the database BENCH_DB selects (see the top
+ * of this file) with a fresh temporary DATA_DIR (rate limiting off, logging silent), listening on 127.0.0.1;
+ * everything is closed and removed afterwards. `overrides` adds configuration (environment names).
  */
-export async function withBenchService(name: string, fn: (deps: Deps, base: string) => Promise<void>): Promise<void> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `mcs-bench-${name}-`));
-  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' });
-  const deps = createDeps(config);
-  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
-  try {
-    await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
-    app = await buildApp(deps);
-    await fn(deps, await app.listen({ host: '127.0.0.1', port: 0 }));
-  } finally {
-    await app?.close();
-    await closeDeps(deps);
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+export async function withBenchService(
+  name: string,
+  fn: (deps: Deps, base: string, bench: BenchContext) => Promise<void>,
+  overrides: Record<string, string> = {},
+): Promise<void> {
+  await withBenchDatabase(name, async (database) => {
+    const config = loadConfig({ ...database.env, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', ...overrides });
+    const deps = createDeps(config);
+    const rss = new RssSampler();
+    let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+    try {
+      await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+      app = await buildApp(deps);
+      const context: BenchContext = { database, rss, run: () => ({ database: database.label, rss: rss.summary() }) };
+      await fn(deps, await app.listen({ host: '127.0.0.1', port: 0 }), context);
+    } finally {
+      rss.stop();
+      await app?.close();
+      await closeDeps(deps);
+    }
+  });
 }

@@ -2,8 +2,8 @@
  * `npm run bench:listings`: what the storefront sync routes cost on a big storefront (issue 4 item 7).
  * Never run by `npm test`.
  *
- * Same harness as bench/orders.ts: the service runs in this process over an embedded SQLite database in a
- * temporary DATA_DIR (rate limiting off, logging silent), autocannon in a child process (bench/load.ts).
+ * Same harness as bench/orders.ts: the service runs in this process over the database BENCH_DB selects
+ * (embedded SQLite by default, or PostgreSQL: bench/harness.ts) with a temporary DATA_DIR (rate limiting off, logging silent), autocannon in a child process (bench/load.ts).
  * One storefront holds BENCH_VARIANTS variants, BENCH_VARIANTS_PER_LISTING per listing, every variant live on
  * the channel (a channel id) with stock in the warehouse "Main". Listings carry a title and a description,
  * variants a color and a price. Everything is
@@ -54,7 +54,7 @@ async function main() {
   const selected = selectedScenarios(ALL_SCENARIOS);
   const listingCount = Math.ceil(VARIANTS / PER_LISTING);
 
-  await withBenchService('listings', async (deps, base) => {
+  await withBenchService('listings', async (deps, base, bench) => {
     const db = deps.db.db;
     const now = deps.clock.now();
     const { accountId } = await createAccount(db, { name: 'Bench seller' }, now);
@@ -114,6 +114,7 @@ async function main() {
     ];
     const scenarios = defined.filter((s) => selected.includes(s.name));
     const loadBefore = os.loadavg()[0]!;
+    bench.rss.markRuns();
     const summary = await runScenarios(scenarios, RUNS, WARMUP_SECONDS);
 
     const sortedMs = [...pageMs].sort((a, b) => a - b);
@@ -123,7 +124,7 @@ async function main() {
       '',
       `Written by \`npm run bench:listings\` (bench/listings.ts) on ${new Date().toISOString()}.`,
       '',
-      ...machineLines('service in this process, autocannon in a child process, loopback only; embedded SQLite, rate limiting off, log level silent', loadBefore),
+      ...machineLines('service in this process, autocannon in a child process, loopback only; rate limiting off, log level silent', loadBefore, bench.run()),
       `- Data: one storefront with ${listingCount.toLocaleString('en-US')} listings and ${variantCount.toLocaleString('en-US')} variants (${PER_LISTING} per listing), every variant ` +
         `with a channel id, its own catalog product and stock in Main; 2 attribute values per listing and 2 per variant; ${DRIFTING.toLocaleString('en-US')} variants drifting. ` +
         `Seeded with multi-row INSERTs: **${seedSeconds.toFixed(1)} s**`,

@@ -1,8 +1,9 @@
 /**
  * `npm run bench:orders`: what orders cost (issue 3 item 7). Never run by `npm test`.
  *
- * Same harness as bench/run.ts: the service runs in this process as `serve` builds it (buildApp over an
- * embedded SQLite database in a temporary DATA_DIR; rate limiting off, logging silent) on 127.0.0.1, and
+ * Same harness as bench/run.ts: the service runs in this process as `serve` builds it (buildApp over the
+ * database BENCH_DB selects, embedded SQLite by default or PostgreSQL, see bench/harness.ts; a temporary
+ * DATA_DIR; rate limiting off, logging silent) on 127.0.0.1, and
  * autocannon runs in a child process (bench/load.ts). The account has a storefront ("Shop One", a
  * SALES_CHANNEL token), a SHIPPING integration mapped to the warehouse "Main", and BENCH_ORDER_SKUS SKUs
  * stocked there. Scenarios:
@@ -20,12 +21,13 @@
  * Knobs (environment): BENCH_DURATION seconds per run (8), BENCH_RUNS (2), BENCH_CONNECTIONS (10),
  * BENCH_OPEN_ORDERS (100000; the deep page needs ≥ 100 × DEEP_PAGE of them), BENCH_ORDER_SKUS (200),
  * BENCH_SCENARIOS (comma list of the names above, default all), BENCH_OUTPUT (default bench/RESULTS.md,
- * where the "## Orders benchmark" section is replaced and everything else kept; "-" prints only).
+ * where the "## Orders benchmark" section is replaced and everything else kept; "-" prints only), BENCH_DB
+ * (sqlite or postgres: "## Orders benchmark (PostgreSQL)").
  */
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'kysely';
+import type { Dialect } from '../src/db/connect.js';
 import type { Db } from '../src/db/tx.js';
 import { createAccount, issueSellerToken } from '../src/domain/accounts/accounts.js';
 import { SCOPES } from '../src/domain/accounts/principal.js';
@@ -33,6 +35,7 @@ import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import { oneYearBefore } from '../src/domain/orders/list-orders.js';
 import { envInt, machineLines } from './common.js';
 import { expectOk, installPartner, resultRows, runMain, runScenarios, selectedScenarios, type Scenario as HarnessScenario, withBenchService, writeSection } from './harness.js';
+import { explainStatement } from './plans.js';
 import { ORDERS_PER_TX, cloneOrders } from './seed.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -71,7 +74,7 @@ function orderBody(channelOrderId: string, i: number, orderTs: string): string {
 }
 
 /** The listing query GET /v1/salesOrder runs for a storefront token past a keyset (src/domain/orders/list-orders.ts). */
-async function explainDeepList(db: Db, accountId: number, storefrontId: number, after: { ts: string; id: number }, windowStart: string) {
+async function explainDeepList(db: Db, dialect: Dialect, accountId: number, storefrontId: number, after: { ts: string; id: number }, windowStart: string) {
   const compiled = db
     .selectFrom('sales_orders as o')
     .selectAll('o')
@@ -83,13 +86,8 @@ async function explainDeepList(db: Db, accountId: number, storefrontId: number, 
     .orderBy('o.id')
     .limit(PAGE_LENGTH + 1)
     .compile();
-  // For reading only: the parameters inlined as literals (EXPLAIN shows the same plan either way).
-  const inlined = compiled.parameters.reduce<string>(
-    (text, value) => text.replace('?', typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`),
-    compiled.sql,
-  );
-  const rows = await sql<{ detail: string }>`explain query plan ${sql.raw(inlined)}`.execute(db);
-  return { sql: inlined, plan: rows.rows.map((r) => r.detail) };
+  const plan = await explainStatement(db, dialect, compiled.sql, compiled.parameters);
+  return { sql: plan.sql, plan: plan.lines };
 }
 
 async function main() {
@@ -99,7 +97,7 @@ async function main() {
     throw new Error(`list-deep needs BENCH_OPEN_ORDERS ≥ ${PAGE_LENGTH * DEEP_PAGE}`);
   }
 
-  await withBenchService('orders', async (deps, base) => {
+  await withBenchService('orders', async (deps, base, bench) => {
     const db = deps.db.db;
     const now = deps.clock.now();
 
@@ -219,6 +217,7 @@ async function main() {
     const scenarios = defined.filter((s) => selected.includes(s.name));
 
     const loadBefore = os.loadavg()[0]!;
+    bench.rss.markRuns();
     const summary = await runScenarios(scenarios, RUNS, WARMUP_SECONDS);
     const created = Number(
       (
@@ -238,7 +237,7 @@ async function main() {
       '',
       `Written by \`npm run bench:orders\` (bench/orders.ts) on ${new Date().toISOString()}.`,
       '',
-      ...machineLines('service in this process, autocannon in a child process, loopback only; embedded SQLite, rate limiting off, log level silent', loadBefore),
+      ...machineLines('service in this process, autocannon in a child process, loopback only; rate limiting off, log level silent', loadBefore, bench.run()),
       `- Data: one account, warehouse Main mapped to a SHIPPING integration, ${SKU_COUNT} SKUs stocked there; ` +
         `${OPEN_ORDERS.toLocaleString('en-US')} open 2-line orders of the storefront (one template through HTTP, the rest cloned by ` +
         `multi-row INSERTs into sales_orders, sales_order_lines, order_line_routes, inventory_reservations and fulfillment_orders in ` +
@@ -270,8 +269,8 @@ async function main() {
       );
       if (!met && deepAfter) {
         const windowStart = oneYearBefore(now);
-        const explained = await explainDeepList(db, accountId, channel.installationId, deepAfter, windowStart);
-        lines.push('EXPLAIN QUERY PLAN of the deep page\'s list query:', '', '```', explained.sql, ...explained.plan.map((p) => `  ${p}`), '```', '');
+        const explained = await explainDeepList(db, deps.db.dialect, accountId, channel.installationId, deepAfter, windowStart);
+        lines.push(`${deps.db.dialect === 'postgres' ? 'EXPLAIN (ANALYZE, BUFFERS)' : 'EXPLAIN QUERY PLAN'} of the deep page's list query:`, '', '```', explained.sql, ...explained.plan.map((p) => `  ${p}`), '```', '');
       }
     }
 

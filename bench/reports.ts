@@ -15,7 +15,10 @@
  *   BENCH_LINES=20000 BENCH_SCENARIOS=inventory-import BENCH_OUTPUT=- npm run bench:reports
  *   BENCH_NODE_OPTIONS=--max-old-space-size=256 npm run bench:reports   (V8 flags for the service)
  *
- * Writes the "## Reports" section of bench/RESULTS.md (BENCH_OUTPUT=- prints only). A scenario whose
+ *   BENCH_DB=postgres bash scripts/ci-postgres.sh npm run bench:reports   (DATABASE_URL: a fresh schema)
+ *
+ * Writes the "## Reports" section of bench/RESULTS.md ("## Reports (PostgreSQL)" with BENCH_DB=postgres;
+ * BENCH_OUTPUT=- prints only). A scenario whose
  * report ends CANCELED (or whose route answers an error) is recorded with that outcome, not dropped.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -23,7 +26,8 @@ import { openAsBlob, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { envInt, machineLines } from './common.js';
+import { envInt, machineLines, procStatusKb } from './common.js';
+import { withBenchDatabase } from './database.js';
 import { expectOk, runMain, selectedScenarios, writeSection } from './harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -38,13 +42,14 @@ interface Service {
   exited: Promise<void>;
 }
 
-function startService(dataDir: string): Promise<Service> {
+function startService(database: Record<string, string>): Promise<Service> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     PORT: '0',
     HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
+    // DATA_DIR, and DATABASE_URL on PostgreSQL (bench/database.ts).
+    ...database,
     ADMIN_TOKEN,
     SERVER_SECRET: 'bench-server-secret-0123456789abcdef0123456789',
     RATE_LIMIT_RPS: '0',
@@ -93,12 +98,6 @@ function procCpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** Kibibytes of a /proc/<pid>/status field (VmHWM: peak resident set; VmRSS: now). */
-function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) : NaN;
-}
-
 interface ReportState {
   reportId: number;
   status: string;
@@ -145,108 +144,111 @@ async function main(): Promise<void> {
   const loadBefore = os.loadavg()[0]!;
   if (process.env.BENCH_TSX !== '1') execFileSync(process.execPath, ['scripts/build-if-needed.mjs'], { cwd: root, stdio: 'inherit' });
   const work = mkdtempSync(path.join(os.tmpdir(), 'bench-reports-'));
-  const dataDir = path.join(work, 'data');
   const outcomes: Outcome[] = [];
+  let databaseLabel = '';
   try {
-    // Files first, outside any measurement.
-    const productFile = path.join(work, 'products.csv');
-    const inventoryFile = path.join(work, 'inventory.csv');
-    const sku = (i: number) => `BENCH-${String(i).padStart(6, '0')}`;
-    const colors = ['red', 'green', 'blue', 'black', 'white'];
-    const product = ['sku,title,brand,price,color'];
-    const inventory = ['sku,warehouse,quantity'];
-    for (let i = 0; i < lines; i++) {
-      product.push(`${sku(i)},"Bench product ${i}, size ${i % 13}",Brand ${i % 97},${(5 + (i % 1000) / 10).toFixed(2)},${colors[i % colors.length]}`);
-      inventory.push(`${sku(i)},Main,${i % 500}`);
-    }
-    writeFileSync(productFile, `${product.join('\r\n')}\r\n`);
-    writeFileSync(inventoryFile, `${inventory.join('\r\n')}\r\n`);
-
-    // The account, its warehouse and a seller token, through the operator API.
-    let service = await startService(dataDir);
-    const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-    const account = (await expectOk(
-      await fetch(`${service.base}/admin/accounts`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Bench reports' }) }),
-      'POST /admin/accounts',
-    )) as { accountId: number };
-    await expectOk(
-      await fetch(`${service.base}/admin/accounts/${account.accountId}/warehouses`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Main' }) }),
-      'POST warehouses',
-    );
-    const { access_token: token } = (await expectOk(
-      await fetch(`${service.base}/admin/accounts/${account.accountId}/tokens`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['legacy', 'report'] }) }),
-      'POST tokens',
-    )) as { access_token: string };
-    await stopService(service);
-
-    const upload = async (file: string, fields: Record<string, string>) => {
-      const form = new FormData();
-      for (const [k, v] of Object.entries(fields)) form.set(k, v);
-      form.set('file', await openAsBlob(file, { type: 'text/csv' }), path.basename(file));
-      return fetch(`${service.base}/v1/report`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-    };
-
-    for (const scenario of selected) {
-      service = await startService(dataDir);
-      const pid = service.child.pid!;
-      const idleRssMb = procStatusKb(pid, 'VmRSS') / 1024;
-      process.stdout.write(`${scenario}: service pid ${pid}, ${idleRssMb.toFixed(0)} MB resident at rest\n`);
-      const cpuBefore = procCpuSeconds(pid);
-      const started = performance.now();
-      let uploadMs: number | null = null;
-      let status = 'ERROR';
-      let detail = '';
-      let title = '';
-      let counted = lines;
-      try {
-        if (scenario === 'product-import' || scenario === 'inventory-import') {
-          const isProducts = scenario === 'product-import';
-          title = isProducts ? `TemplatelessProduct import, ${lines.toLocaleString('en-US')} lines (sku,title,brand,price,color)` : `Inventory import, ${lines.toLocaleString('en-US')} lines (sku,warehouse,quantity)`;
-          const res = await upload(isProducts ? productFile : inventoryFile, isProducts ? { importType: 'TemplatelessProduct', createNewProducts: 'true' } : { importType: 'Inventory', createNewProducts: 'true' });
-          uploadMs = performance.now() - started;
-          const created = (await expectOk(res, 'POST /v1/report (upload)')) as ReportState;
-          const report = await waitForReport(service.base, token, created.reportId, timeoutMs);
-          status = report.status;
-          detail = report.status === 'COMPLETE' ? `${report.linesSuccessfullyProcessed} applied, ${report.linesWithErrors ?? 0} with errors` : (report.errorMessage ?? '');
-          if (report.status === 'COMPLETE' && report.totalLines !== lines) detail += ` (totalLines ${report.totalLines}!)`;
-        } else {
-          title = 'Products export to COMPLETE + download';
-          const res = await fetch(`${service.base}/v1/report`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ isExport: true, exportType: 'Products' }),
-          });
-          const created = (await expectOk(res, 'POST /v1/report (export)')) as ReportState;
-          const report = await waitForReport(service.base, token, created.reportId, timeoutMs);
-          status = report.status;
-          if (report.status === 'COMPLETE' && report.filePath) {
-            const file = await fetch(report.filePath, { headers: { authorization: `Bearer ${token}` } });
-            if (file.status !== 200) throw new Error(`GET ${report.filePath} answered ${file.status}`);
-            let bytes = 0;
-            let newlines = 0;
-            for await (const part of file.body as unknown as AsyncIterable<Uint8Array>) {
-              bytes += part.length;
-              for (let i = part.indexOf(10); i !== -1; i = part.indexOf(10, i + 1)) newlines++;
-            }
-            counted = report.totalLines;
-            detail = `${report.totalLines} rows, ${(bytes / 2 ** 20).toFixed(1)} MiB, ${newlines} file lines`;
-          } else {
-            detail = report.errorMessage ?? '';
-          }
-        }
-      } catch (error) {
-        detail = error instanceof Error ? error.message : String(error);
+    await withBenchDatabase('reports', async (database) => {
+      databaseLabel = database.label;
+      // Files first, outside any measurement.
+      const productFile = path.join(work, 'products.csv');
+      const inventoryFile = path.join(work, 'inventory.csv');
+      const sku = (i: number) => `BENCH-${String(i).padStart(6, '0')}`;
+      const colors = ['red', 'green', 'blue', 'black', 'white'];
+      const product = ['sku,title,brand,price,color'];
+      const inventory = ['sku,warehouse,quantity'];
+      for (let i = 0; i < lines; i++) {
+        product.push(`${sku(i)},"Bench product ${i}, size ${i % 13}",Brand ${i % 97},${(5 + (i % 1000) / 10).toFixed(2)},${colors[i % colors.length]}`);
+        inventory.push(`${sku(i)},Main,${i % 500}`);
       }
-      const totalMs = performance.now() - started;
-      const peakRssMb = procStatusKb(pid, 'VmHWM') / 1024;
-      const cpuSeconds = procCpuSeconds(pid) - cpuBefore;
-      await stopService(service);
-      outcomes.push({ scenario, title, lines: counted, uploadMs, totalMs, status, detail: detail.replace(/\|/g, '/').slice(0, 160), peakRssMb, idleRssMb, cpuSeconds });
-      process.stdout.write(
-        `${scenario}: ${status} in ${(totalMs / 1000).toFixed(1)} s (service CPU ${cpuSeconds.toFixed(1)} s), ${Math.round(counted / (totalMs / 1000))} lines/s, ` +
-          `peak RSS ${peakRssMb.toFixed(0)} MB — ${detail}\n`,
+      writeFileSync(productFile, `${product.join('\r\n')}\r\n`);
+      writeFileSync(inventoryFile, `${inventory.join('\r\n')}\r\n`);
+
+      // The account, its warehouse and a seller token, through the operator API.
+      let service = await startService(database.env);
+      const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+      const account = (await expectOk(
+        await fetch(`${service.base}/admin/accounts`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Bench reports' }) }),
+        'POST /admin/accounts',
+      )) as { accountId: number };
+      await expectOk(
+        await fetch(`${service.base}/admin/accounts/${account.accountId}/warehouses`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Main' }) }),
+        'POST warehouses',
       );
-    }
+      const { access_token: token } = (await expectOk(
+        await fetch(`${service.base}/admin/accounts/${account.accountId}/tokens`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['legacy', 'report'] }) }),
+        'POST tokens',
+      )) as { access_token: string };
+      await stopService(service);
+
+      const upload = async (file: string, fields: Record<string, string>) => {
+        const form = new FormData();
+        for (const [k, v] of Object.entries(fields)) form.set(k, v);
+        form.set('file', await openAsBlob(file, { type: 'text/csv' }), path.basename(file));
+        return fetch(`${service.base}/v1/report`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      };
+
+      for (const scenario of selected) {
+        service = await startService(database.env);
+        const pid = service.child.pid!;
+        const idleRssMb = procStatusKb(pid, 'VmRSS') / 1024;
+        process.stdout.write(`${scenario}: service pid ${pid}, ${idleRssMb.toFixed(0)} MB resident at rest\n`);
+        const cpuBefore = procCpuSeconds(pid);
+        const started = performance.now();
+        let uploadMs: number | null = null;
+        let status = 'ERROR';
+        let detail = '';
+        let title = '';
+        let counted = lines;
+        try {
+          if (scenario === 'product-import' || scenario === 'inventory-import') {
+            const isProducts = scenario === 'product-import';
+            title = isProducts ? `TemplatelessProduct import, ${lines.toLocaleString('en-US')} lines (sku,title,brand,price,color)` : `Inventory import, ${lines.toLocaleString('en-US')} lines (sku,warehouse,quantity)`;
+            const res = await upload(isProducts ? productFile : inventoryFile, isProducts ? { importType: 'TemplatelessProduct', createNewProducts: 'true' } : { importType: 'Inventory', createNewProducts: 'true' });
+            uploadMs = performance.now() - started;
+            const created = (await expectOk(res, 'POST /v1/report (upload)')) as ReportState;
+            const report = await waitForReport(service.base, token, created.reportId, timeoutMs);
+            status = report.status;
+            detail = report.status === 'COMPLETE' ? `${report.linesSuccessfullyProcessed} applied, ${report.linesWithErrors ?? 0} with errors` : (report.errorMessage ?? '');
+            if (report.status === 'COMPLETE' && report.totalLines !== lines) detail += ` (totalLines ${report.totalLines}!)`;
+          } else {
+            title = 'Products export to COMPLETE + download';
+            const res = await fetch(`${service.base}/v1/report`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ isExport: true, exportType: 'Products' }),
+            });
+            const created = (await expectOk(res, 'POST /v1/report (export)')) as ReportState;
+            const report = await waitForReport(service.base, token, created.reportId, timeoutMs);
+            status = report.status;
+            if (report.status === 'COMPLETE' && report.filePath) {
+              const file = await fetch(report.filePath, { headers: { authorization: `Bearer ${token}` } });
+              if (file.status !== 200) throw new Error(`GET ${report.filePath} answered ${file.status}`);
+              let bytes = 0;
+              let newlines = 0;
+              for await (const part of file.body as unknown as AsyncIterable<Uint8Array>) {
+                bytes += part.length;
+                for (let i = part.indexOf(10); i !== -1; i = part.indexOf(10, i + 1)) newlines++;
+              }
+              counted = report.totalLines;
+              detail = `${report.totalLines} rows, ${(bytes / 2 ** 20).toFixed(1)} MiB, ${newlines} file lines`;
+            } else {
+              detail = report.errorMessage ?? '';
+            }
+          }
+        } catch (error) {
+          detail = error instanceof Error ? error.message : String(error);
+        }
+        const totalMs = performance.now() - started;
+        const peakRssMb = procStatusKb(pid, 'VmHWM') / 1024;
+        const cpuSeconds = procCpuSeconds(pid) - cpuBefore;
+        await stopService(service);
+        outcomes.push({ scenario, title, lines: counted, uploadMs, totalMs, status, detail: detail.replace(/\|/g, '/').slice(0, 160), peakRssMb, idleRssMb, cpuSeconds });
+        process.stdout.write(
+          `${scenario}: ${status} in ${(totalMs / 1000).toFixed(1)} s (service CPU ${cpuSeconds.toFixed(1)} s), ${Math.round(counted / (totalMs / 1000))} lines/s, ` +
+            `peak RSS ${peakRssMb.toFixed(0)} MB — ${detail}\n`,
+        );
+      }
+    });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -255,10 +257,13 @@ async function main(): Promise<void> {
     '## Reports',
     '',
     '`npm run bench:reports` (bench/reports.ts): imports and an export through the HTTP API, the service in its own process',
-    '(`serve`, SQLite in a temporary DATA_DIR, files in the database, inline worker), a fresh service',
+    '(`serve`, the database named below with a temporary DATA_DIR, files in the database, inline worker), a fresh service',
     'process per scenario on the same database so each peak RSS is that scenario\'s.',
     '',
-    ...machineLines('service in its own process, driven over loopback (fetch); timings from the upload to COMPLETE', loadBefore),
+    ...machineLines('service in its own process, driven over loopback (fetch); timings from the upload to COMPLETE', loadBefore, {
+      database: databaseLabel,
+      rss: 'peak RSS of each scenario\'s service process in the table (VmHWM of /proc/<pid>/status)',
+    }),
     '- lines/s = data lines / (upload + processing until the report reads COMPLETE, polled every 200 ms)',
     '- service CPU = user + system CPU seconds of the service process during the scenario (/proc/<pid>/stat); on a',
     '  loaded machine wall time grows while CPU time does not, so lines per CPU second is the steadier figure',

@@ -2,8 +2,9 @@
  * `npm run bench`: how much of a bare Fastify route's throughput the service keeps on its hottest read,
  * and what a 50-item inventory update costs. Never run by `npm test`.
  *
- * The service runs in this process exactly as `serve` builds it (buildApp over an embedded SQLite database
- * in a temporary DATA_DIR; rate limiting off, logging silent) on 127.0.0.1; autocannon runs in a child
+ * The service runs in this process exactly as `serve` builds it (bench/harness.ts withBenchService: buildApp
+ * over the database BENCH_DB selects, embedded SQLite by default or PostgreSQL, with a temporary DATA_DIR;
+ * rate limiting off, logging silent) on 127.0.0.1; autocannon runs in a child
  * process (bench/load.ts). Scenarios:
  *   bare       a second, bare Fastify instance in this process answering GET /v1/inventory/:SKU with the
  *              same JSON the service returns (no auth, no database)
@@ -14,23 +15,20 @@
  *
  * Knobs (environment): BENCH_DURATION seconds per run (8), BENCH_RUNS (2), BENCH_CONNECTIONS (10),
  * BENCH_SKUS (1000), BENCH_SCENARIOS (comma list of the names above, default all),
- * BENCH_OUTPUT (default bench/RESULTS.md; "-" prints only).
+ * BENCH_OUTPUT (default bench/RESULTS.md; "-" prints only), BENCH_DB (sqlite: the "# Benchmark results" top of
+ * the file; postgres: its own "## Inventory benchmark (PostgreSQL)" section).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
-import type { Kysely } from 'kysely';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { migrateToLatest } from '../src/db/migrations/index.js';
-import { closeDeps, createDeps } from '../src/deps.js';
 import { createAccount, issueSellerToken } from '../src/domain/accounts/accounts.js';
 import { SCOPES } from '../src/domain/accounts/principal.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import type { LoadJob, LoadResult } from './load.js';
 import { envInt, load, machineLines, median } from './common.js';
+import { runMain, withBenchService, writeSection } from './harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -41,6 +39,8 @@ const SKU_COUNT = envInt('BENCH_SKUS', 1000, 50);
 const WARMUP_SECONDS = 2;
 const BATCH = 50;
 const TARGET_RATIO = 0.4;
+/** The heading of the PostgreSQL results (writeSection adds " (PostgreSQL)"); the SQLite ones open the file. */
+const PG_HEADING = 'Inventory benchmark';
 const ALL_SCENARIOS = ['bare', 'sku-read', 'update-50'] as const;
 type ScenarioName = (typeof ALL_SCENARIOS)[number];
 
@@ -67,111 +67,108 @@ async function main() {
     .filter(Boolean) as ScenarioName[];
   for (const s of selected) if (!ALL_SCENARIOS.includes(s)) throw new Error(`unknown scenario "${s}"`);
 
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mcs-bench-'));
-  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_RPS: '0', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' });
-  const deps = createDeps(config);
   const bare = Fastify({ logger: false });
-  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   try {
-    await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
-    app = await buildApp(deps);
-    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    await withBenchService('inventory', async (deps, base, bench) => {
 
-    // Seed: an account with two warehouses, a seller token with every scope, SKU_COUNT SKUs in both.
-    const now = deps.clock.now();
-    const db = deps.db.db;
-    const { accountId } = await createAccount(db, { name: 'Bench seller' }, now);
-    await createWarehouse(db, accountId, { name: 'Main' }, now);
-    await createWarehouse(db, accountId, { name: 'Second' }, now);
-    const { accessToken } = await issueSellerToken(db, accountId, [...SCOPES], now);
-    const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
-    for (const warehouseName of ['Main', 'Second']) {
-      for (let first = 0; first < SKU_COUNT; first += BATCH) {
-        const items = batchBody(first, Math.min(BATCH, SKU_COUNT - first), (_sku, i) => ({ quantity: 100 + (i % 50) }));
-        const res = await fetch(`${base}/v1/inventory`, { method: 'POST', headers, body: JSON.stringify({ warehouseName, items }) });
-        const body = (await res.json()) as { results?: { success: boolean; errorMessage: string }[] };
-        const failed = body.results?.find((r) => !r.success);
-        if (res.status !== 200 || failed) throw new Error(`seeding failed: ${res.status} ${failed?.errorMessage ?? JSON.stringify(body)}`);
+      // Seed: an account with two warehouses, a seller token with every scope, SKU_COUNT SKUs in both.
+      const now = deps.clock.now();
+      const db = deps.db.db;
+      const { accountId } = await createAccount(db, { name: 'Bench seller' }, now);
+      await createWarehouse(db, accountId, { name: 'Main' }, now);
+      await createWarehouse(db, accountId, { name: 'Second' }, now);
+      const { accessToken } = await issueSellerToken(db, accountId, [...SCOPES], now);
+      const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
+      for (const warehouseName of ['Main', 'Second']) {
+        for (let first = 0; first < SKU_COUNT; first += BATCH) {
+          const items = batchBody(first, Math.min(BATCH, SKU_COUNT - first), (_sku, i) => ({ quantity: 100 + (i % 50) }));
+          const res = await fetch(`${base}/v1/inventory`, { method: 'POST', headers, body: JSON.stringify({ warehouseName, items }) });
+          const body = (await res.json()) as { results?: { success: boolean; errorMessage: string }[] };
+          const failed = body.results?.find((r) => !r.success);
+          if (res.status !== 200 || failed) throw new Error(`seeding failed: ${res.status} ${failed?.errorMessage ?? JSON.stringify(body)}`);
+        }
       }
-    }
 
-    // The bare route answers exactly what the service answers for a SKU.
-    const sample = await fetch(`${base}/v1/inventory/${skuName(0)}`, { headers });
-    if (sample.status !== 200) throw new Error(`GET /v1/inventory/${skuName(0)} answered ${sample.status}`);
-    const sampleBody = (await sample.json()) as unknown;
-    bare.get('/v1/inventory/:SKU', async () => sampleBody);
-    const bareBase = await bare.listen({ host: '127.0.0.1', port: 0 });
+      // The bare route answers exactly what the service answers for a SKU.
+      const sample = await fetch(`${base}/v1/inventory/${skuName(0)}`, { headers });
+      if (sample.status !== 200) throw new Error(`GET /v1/inventory/${skuName(0)} answered ${sample.status}`);
+      const sampleBody = (await sample.json()) as unknown;
+      bare.get('/v1/inventory/:SKU', async () => sampleBody);
+      const bareBase = await bare.listen({ host: '127.0.0.1', port: 0 });
 
-    const skuPaths = Array.from({ length: SKU_COUNT }, (_, i) => `/v1/inventory/${skuName(i)}`);
-    const batches = Array.from({ length: Math.floor(SKU_COUNT / BATCH) }, (_, b) =>
-      JSON.stringify({ warehouseName: 'Main', items: batchBody(b * BATCH, BATCH, () => ({ delta_quantity: 1 })) }),
-    );
-    const check = await fetch(`${base}/v1/inventory`, { method: 'POST', headers, body: batches[0]! });
-    const checked = (await check.json()) as { results: { success: boolean }[] };
-    if (check.status !== 200 || checked.results.length !== BATCH || !checked.results.every((r) => r.success)) {
-      throw new Error(`the 50-item update does not succeed: ${check.status} ${JSON.stringify(checked).slice(0, 300)}`);
-    }
+      const skuPaths = Array.from({ length: SKU_COUNT }, (_, i) => `/v1/inventory/${skuName(i)}`);
+      const batches = Array.from({ length: Math.floor(SKU_COUNT / BATCH) }, (_, b) =>
+        JSON.stringify({ warehouseName: 'Main', items: batchBody(b * BATCH, BATCH, () => ({ delta_quantity: 1 })) }),
+      );
+      const check = await fetch(`${base}/v1/inventory`, { method: 'POST', headers, body: batches[0]! });
+      const checked = (await check.json()) as { results: { success: boolean }[] };
+      if (check.status !== 200 || checked.results.length !== BATCH || !checked.results.every((r) => r.success)) {
+        throw new Error(`the 50-item update does not succeed: ${check.status} ${JSON.stringify(checked).slice(0, 300)}`);
+      }
 
-    const common = { connections: CONNECTIONS, durationSeconds: DURATION };
-    const defined: Scenario[] = [
-      {
-        name: 'bare',
-        title: '(a) bare Fastify route, same JSON',
-        job: { ...common, url: bareBase, method: 'GET', headers: {}, paths: skuPaths, bodies: null },
-      },
-      {
-        name: 'sku-read',
-        title: '(b) GET /v1/inventory/{SKU}, authenticated',
-        job: { ...common, url: base, method: 'GET', headers: { authorization: headers.authorization }, paths: skuPaths, bodies: null },
-      },
-      {
-        name: 'update-50',
-        title: `(c) POST /v1/inventory, ${BATCH} delta items`,
-        job: { ...common, url: base, method: 'POST', headers, paths: ['/v1/inventory'], bodies: batches },
-      },
-    ];
-    const scenarios = defined.filter((s) => selected.includes(s.name));
+      const common = { connections: CONNECTIONS, durationSeconds: DURATION };
+      const defined: Scenario[] = [
+        {
+          name: 'bare',
+          title: '(a) bare Fastify route, same JSON',
+          job: { ...common, url: bareBase, method: 'GET', headers: {}, paths: skuPaths, bodies: null },
+        },
+        {
+          name: 'sku-read',
+          title: '(b) GET /v1/inventory/{SKU}, authenticated',
+          job: { ...common, url: base, method: 'GET', headers: { authorization: headers.authorization }, paths: skuPaths, bodies: null },
+        },
+        {
+          name: 'update-50',
+          title: `(c) POST /v1/inventory, ${BATCH} delta items`,
+          job: { ...common, url: base, method: 'POST', headers, paths: ['/v1/inventory'], bodies: batches },
+        },
+      ];
+      const scenarios = defined.filter((s) => selected.includes(s.name));
 
-    const loadBefore = os.loadavg()[0]!;
-    const runs = new Map<ScenarioName, LoadResult[]>(scenarios.map((s) => [s.name, []]));
-    for (const s of scenarios) {
-      process.stdout.write(`warming up ${s.name}…\n`);
-      await load({ ...s.job, durationSeconds: WARMUP_SECONDS });
-    }
-    for (let run = 1; run <= RUNS; run++) {
+      const loadBefore = os.loadavg()[0]!;
+      bench.rss.markRuns();
+      const runs = new Map<ScenarioName, LoadResult[]>(scenarios.map((s) => [s.name, []]));
       for (const s of scenarios) {
-        const result = await load(s.job);
-        runs.get(s.name)!.push(result);
-        process.stdout.write(
-          `run ${run}/${RUNS} ${s.name.padEnd(9)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  ` +
-            `p50 ${result.latencyP50Ms} ms  p99 ${result.latencyP99Ms} ms  non-2xx ${result.non2xx}  errors ${result.errors}\n`,
-        );
+        process.stdout.write(`warming up ${s.name}…\n`);
+        await load({ ...s.job, durationSeconds: WARMUP_SECONDS });
       }
-    }
+      for (let run = 1; run <= RUNS; run++) {
+        for (const s of scenarios) {
+          const result = await load(s.job);
+          runs.get(s.name)!.push(result);
+          process.stdout.write(
+            `run ${run}/${RUNS} ${s.name.padEnd(9)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  ` +
+              `p50 ${result.latencyP50Ms} ms  p99 ${result.latencyP99Ms} ms  non-2xx ${result.non2xx}  errors ${result.errors}\n`,
+          );
+        }
+      }
 
-    const summary = scenarios.map((s) => {
-      const r = runs.get(s.name)!;
-      return {
-        scenario: s,
-        rps: median(r.map((x) => x.requestsPerSecond)),
-        p50: median(r.map((x) => x.latencyP50Ms)),
-        p99: median(r.map((x) => x.latencyP99Ms)),
-        perRun: r.map((x) => Math.round(x.requestsPerSecond)),
-        non2xx: r.reduce((n, x) => n + x.non2xx, 0),
-        errors: r.reduce((n, x) => n + x.errors + x.timeouts, 0),
-      };
+      const summary = scenarios.map((s) => {
+        const r = runs.get(s.name)!;
+        return {
+          scenario: s,
+          rps: median(r.map((x) => x.requestsPerSecond)),
+          p50: median(r.map((x) => x.latencyP50Ms)),
+          p99: median(r.map((x) => x.latencyP99Ms)),
+          perRun: r.map((x) => Math.round(x.requestsPerSecond)),
+          non2xx: r.reduce((n, x) => n + x.non2xx, 0),
+          errors: r.reduce((n, x) => n + x.errors + x.timeouts, 0),
+        };
     });
     const bareRps = summary.find((s) => s.scenario.name === 'bare')?.rps ?? null;
     const readRps = summary.find((s) => s.scenario.name === 'sku-read')?.rps ?? null;
     const ratio = (rps: number) => (bareRps ? `${((100 * rps) / bareRps).toFixed(1)} %` : 'n/a');
 
+    const postgres = deps.db.dialect === 'postgres';
     const lines = [
-      '# Benchmark results',
+      // SQLite opens the file; PostgreSQL results are a section of their own (see below).
+      postgres ? `## ${PG_HEADING}` : '# Benchmark results',
       '',
       `Written by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString()}.`,
       '',
-      ...machineLines('service and bare route in one process, autocannon in a child process, loopback only', loadBefore),
-      `- Embedded SQLite in a temporary DATA_DIR; rate limiting off; log level silent`,
+      ...machineLines('service and bare route in one process, autocannon in a child process, loopback only', loadBefore, bench.run()),
+      `- Temporary DATA_DIR; rate limiting off; log level silent`,
       `- Data: one account, 2 warehouses, ${SKU_COUNT} SKUs stocked in both; reads rotate over all SKUs, updates over ${batches.length} batches of ${BATCH}`,
       `- ${CONNECTIONS} connections, ${DURATION} s per run after a ${WARMUP_SECONDS} s warm-up, ${RUNS} runs per scenario (round-robin); medians`,
       '',
@@ -196,6 +193,10 @@ async function main() {
       );
     }
     const text = lines.join('\n');
+    if (postgres) {
+      writeSection(text, path.join(here, 'RESULTS.md'), PG_HEADING, 'Notes');
+      return;
+    }
     process.stdout.write(`\n${text}`);
     const output = process.env.BENCH_OUTPUT ?? path.join(here, 'RESULTS.md');
     if (output !== '-') {
@@ -205,15 +206,10 @@ async function main() {
       writeFileSync(output, notesAt >= 0 ? `${text}\n${previous.slice(notesAt)}` : text);
       process.stdout.write(`\nwritten to ${path.relative(process.cwd(), output)}\n`);
     }
+    });
   } finally {
     await bare.close();
-    await app?.close();
-    await closeDeps(deps);
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+runMain(main);

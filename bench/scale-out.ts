@@ -334,6 +334,8 @@ interface StepResult {
   status429: number;
   maxPoolWaiting: number;
   maxPoolTotal: number;
+  /** The largest resident memory of one API process seen in its /metrics during the step (MB). */
+  maxRssMb: number;
   redisCommands: number | null;
   /** Orders and inventory updates committed whose answer the load generator no longer read (cut off at its deadline). */
   uncounted: number;
@@ -436,6 +438,7 @@ async function runStep(setup: Setup, redis: Redis, n: number): Promise<StepResul
     // Pool pressure is a gauge sampled at scrape time: sample it every second while the load runs.
     let maxPoolWaiting = 0;
     let maxPoolTotal = 0;
+    let maxRssMb = 0;
     sampling = true;
     sampler = (async () => {
       while (sampling) {
@@ -444,6 +447,7 @@ async function runStep(setup: Setup, redis: Redis, n: number): Promise<StepResul
         for (const samples of await scrapeAll()) {
           maxPoolWaiting = Math.max(maxPoolWaiting, sum(samples, 'db_pool_connections', (l) => l.state === 'waiting'));
           maxPoolTotal = Math.max(maxPoolTotal, sum(samples, 'db_pool_connections', (l) => l.state === 'total'));
+          maxRssMb = Math.max(maxRssMb, sum(samples, 'process_resident_memory_bytes', () => true) / 2 ** 20);
         }
       }
     })();
@@ -499,6 +503,7 @@ async function runStep(setup: Setup, redis: Redis, n: number): Promise<StepResul
       refusals: total('rate_limit_refusals_total', () => true),
       status429: total('http_requests_total', (l) => l.status === '429'),
       maxPoolWaiting,
+      maxRssMb,
       maxPoolTotal,
       redisCommands: redisBefore !== null && redisAfter !== null ? redisAfter - redisBefore : null,
       uncounted,
@@ -556,11 +561,6 @@ async function seed(deps: Deps, base: string): Promise<{ accountId: number; type
     'POST /v1/salesOrder (template)',
   )) as { orderNumber: string };
   await cloneOrders(db, accountId, Number(template.orderNumber), OPEN_ORDERS - 1, productIds, now, skuName);
-  // cloneOrders writes explicit ids (it was written for SQLite): on PostgreSQL the id sequences must catch up,
-  // or the next order through the API collides with a clone's id.
-  for (const table of ['sales_orders', 'sales_order_lines', 'order_line_routes', 'inventory_reservations', 'fulfillment_orders']) {
-    await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(db);
-  }
 
   // Every request type answers 2xx once before the load.
   const shipPoll = await fetch(`${base}${ROUTES['ship-poll'][0]}`, { headers: { authorization: shipHeaders.authorization } });
@@ -621,6 +621,10 @@ function report(results: StepResult[], info: { loadBefore: number; maxConnection
         `the rate limit shared through ${info.redisExternal ? 'the Redis at REDIS_URL' : 'a local redis-server'} (RATE_LIMIT_RPS ${fmt(RATE_LIMIT_RPS)}: never refuses this load, every request still checks it), ` +
         'autocannon in one child process on the same machine, loopback only, log level warn',
       info.loadBefore,
+      {
+        database: `PostgreSQL (throwaway local cluster from scripts/ci-postgres.sh), max_connections ${info.maxConnections}`,
+        rss: `largest API process ${Math.max(...results.map((r) => r.maxRssMb)).toFixed(0)} MB (process_resident_memory_bytes of each process's /metrics, sampled every second)`,
+      },
     ),
     `- Data: one account; ${SKU_COUNT} SKUs stocked in Main by a SHIPPING integration; ${fmt(info.openOrders)} open 2-line orders owed to it; a storefront with ${fmt(LISTINGS)} listings of 2 variants`,
     `- Load per step: ${WARMUP > 0 ? `${WARMUP} s warm-up, then ` : ''}${DURATION} s measured; 4 request types at once, each with ${first ? first.connectionsPerType : CONNECTIONS} connections spread round-robin over the N processes: ` +

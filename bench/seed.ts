@@ -2,12 +2,16 @@
  * Bulk seeding shared by the benchmarks: direct multi-row INSERTs that produce the rows the service's own
  * writes would (so reads behave as on live data), orders of magnitude faster than through the API.
  */
-import type { Insertable } from 'kysely';
+import { PostgresAdapter, sql, type Insertable } from 'kysely';
 import type { Database } from '../src/db/schema.js';
 import { withTx, type Db } from '../src/db/tx.js';
 import { newVersionId } from '../src/domain/listings/attributes.js';
 import { newVariantRow } from '../src/domain/listings/write.js';
-import { chunks } from './harness.js';
+import type { Deps } from '../src/deps.js';
+import { createAccount, issueSellerToken } from '../src/domain/accounts/accounts.js';
+import { SCOPES } from '../src/domain/accounts/principal.js';
+import { createWarehouse } from '../src/domain/accounts/warehouses.js';
+import { chunks, expectOk, installPartner } from './harness.js';
 
 /** Rows per INSERT statement (the widest table has ~35 columns; SQLite allows 32 766 parameters). */
 const ROWS_PER_INSERT = 400;
@@ -74,6 +78,9 @@ export async function cloneOrders(db: Db, accountId: number, templateOrderId: nu
       for (const rows of chunks(fulfillmentRows, ROWS_PER_INSERT)) await tx.insertInto('fulfillment_orders').values(rows).execute();
     });
   }
+  // PostgreSQL: the clones took explicit ids past each table's sequence; move the sequences past them, or the
+  // service's next inserts would collide with a clone's id.
+  await advanceSequences(db, ['sales_orders', 'sales_order_lines', 'order_line_routes', 'inventory_reservations', 'fulfillment_orders']);
   // The clones' reserved units leave available stock: one conditional UPDATE per SKU, as routing does.
   await withTx(db, async (tx) => {
     for (const [productId, units] of reservedByProduct) {
@@ -89,6 +96,22 @@ export async function cloneOrders(db: Db, accountId: number, templateOrderId: nu
       if (!moved) throw new Error(`not enough stock to seed reservations of product ${productId}`);
     }
   });
+}
+
+/** Whether `db` runs on PostgreSQL (seeding works on both databases; only sequences need care). */
+export function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * On PostgreSQL, sets each table's id sequence to its largest id (`setval(pg_get_serial_sequence(…), max(id))`)
+ * after rows were inserted with explicit ids; nothing to do on SQLite, whose AUTOINCREMENT follows max(rowid).
+ */
+export async function advanceSequences(db: Db, tables: string[]): Promise<void> {
+  if (!isPostgres(db)) return;
+  for (const table of tables) {
+    await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 1))`.execute(db);
+  }
 }
 
 const attr = (value: object) => JSON.stringify(value);
@@ -187,3 +210,61 @@ export async function seedListings(
   }
 }
 
+
+/** The SKU names seedOrderAccount stocks (as bench/orders.ts and bench/console.ts name them). */
+export const orderSkuName = (i: number) => `ORD-${String(i).padStart(4, '0')}`;
+
+/**
+ * A whole order account, as bench/orders.ts sets it up: an account with a warehouse "Main" mapped to a SHIPPING
+ * integration, a storefront ("Shop One", a SALES_CHANNEL app with listing and order scopes), `skus` SKUs stocked
+ * in Main through POST /v1/inventory, one 2-line order through POST /v1/salesOrder, and `orders − 1` clones of it
+ * (cloneOrders): `orders` open orders in all, placed one second apart in the past. Works on both databases.
+ */
+export async function seedOrderAccount(deps: Deps, base: string, { orders, skus = 200 }: { orders: number; skus?: number }) {
+  const db = deps.db.db;
+  const now = deps.clock.now();
+  const { accountId } = await createAccount(db, { name: 'Bench seller' }, now);
+  const mainId = (await createWarehouse(db, accountId, { name: 'Main' }, now)).warehouseId;
+  const { accessToken: sellerToken } = await issueSellerToken(db, accountId, [...SCOPES], now);
+  const shipping = await installPartner(deps, base, accountId, 'SHIPPING', ['sales:orders:fulfillment:self'], {
+    name: 'Bench shipper',
+    warehouses: [{ warehouseId: mainId, warehouseUniqueId: 'SHIP-MAIN' }],
+  });
+  const channel = await installPartner(deps, base, accountId, 'SALES_CHANNEL', ['listing:self', 'sales:orders:self'], { name: 'Bench channel', storefrontName: 'Shop One' });
+  const sellerHeaders = { authorization: `Bearer ${sellerToken}`, 'content-type': 'application/json' };
+  for (let first = 0; first < skus; first += 50) {
+    const items = Array.from({ length: Math.min(50, skus - first) }, (_, k) => ({
+      SKU: orderSkuName(first + k),
+      standardProductId: String(200000000000 + first + k),
+      standardProductIdType: 'UPC',
+      quantity: 1_000_000,
+    }));
+    const body = (await expectOk(
+      await fetch(`${base}/v1/inventory`, { method: 'POST', headers: sellerHeaders, body: JSON.stringify({ warehouseName: 'Main', items }) }),
+      'POST /v1/inventory',
+    )) as { results: { success: boolean; errorMessage: string }[] };
+    const failed = body.results.find((r) => !r.success);
+    if (failed) throw new Error(`stocking failed: ${failed.errorMessage}`);
+  }
+  const products = await db.selectFrom('products').select(['id', 'sku']).where('account_id', '=', accountId).execute();
+  const productIds = Array.from({ length: skus }, (_, i) => products.find((p) => p.sku === orderSkuName(i))!.id);
+  const template = (await expectOk(
+    await fetch(`${base}/v1/salesOrder`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${channel.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        channelOrderId: 'TEMPLATE',
+        orderTs: new Date(now.getTime() - 3_600_000).toISOString(),
+        customerName: 'Ada Buyer',
+        shippingAddress: { name: 'Ada Buyer', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', countryCode: 'US' },
+        products: [
+          { sku: orderSkuName(0), quantity: 1, unitPrice: '19.99', channelLineItemId: 'L1' },
+          { sku: orderSkuName(1), quantity: 2, unitPrice: '5.00', channelLineItemId: 'L2' },
+        ],
+      }),
+    }),
+    'POST /v1/salesOrder (template)',
+  )) as { orderNumber: string };
+  if (orders > 1) await cloneOrders(db, accountId, Number(template.orderNumber), orders - 1, productIds, now, orderSkuName);
+  return { accountId, mainId, sellerToken, shipping, channel, templateOrderNumber: template.orderNumber };
+}

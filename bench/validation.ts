@@ -2,7 +2,8 @@
  * `npm run bench:validation`: what one request with thousands of invalid entries costs (issue 8 item 1).
  * Never run by `npm test`.
  *
- * Same harness as bench/orders.ts: the service runs in this process over an embedded SQLite database in a
+ * Same harness as bench/orders.ts: the service runs in this process over the database BENCH_DB selects
+ * (embedded SQLite by default, or PostgreSQL: bench/harness.ts) in a
  * temporary DATA_DIR (rate limiting off, logging silent), listening on 127.0.0.1. Each scenario sends one
  * body whose array holds BENCH_ENTRIES invalid entries (each with two or three problems, one of them a
  * value that matches no branch of a union) to one route, BENCH_RUNS times, and records the response time
@@ -21,7 +22,7 @@ import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import { issueAdHocToken } from '../src/domain/accounts/oauth.js';
 import { SCOPES } from '../src/domain/accounts/principal.js';
 import { envInt, machineLines, median } from './common.js';
-import { installPartner, runMain, selectedScenarios, withBenchService, writeSection } from './harness.js';
+import { installPartner, runMain, selectedScenarios, withBenchService, writeSection, type BenchContext } from './harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -161,7 +162,8 @@ async function main() {
   const selected = new Set(selectedScenarios(ALL_SCENARIOS));
   const loadBefore = os.loadavg()[0]!;
   const results: Measured[] = [];
-  await withBenchService('validation', async (deps, base) => {
+  let run: ReturnType<BenchContext['run']> | null = null;
+  await withBenchService('validation', async (deps, base, bench) => {
     const now = deps.clock.now();
     const { accountId } = await createAccount(deps.db.db, { name: 'Bench seller' }, now);
     const main = (await createWarehouse(deps.db.db, accountId, { name: 'Main' }, now)).warehouseId;
@@ -177,15 +179,18 @@ async function main() {
     });
     const channel = await installPartner(deps, base, accountId, 'SALES_CHANNEL', ['listing:self'], { name: 'Bench channel', storefrontName: 'Bench store' });
     const tokens: Tokens = { seller, shipping: shipping.token, inventory: inventory.token, channel: channel.token, accountId };
+    bench.rss.markRuns();
     for (const scenario of SCENARIOS) if (selected.has(scenario.name)) results.push(await measure(base, tokens, scenario));
+    run = bench.run();
   });
+  if (run === null) throw new Error('the benchmark did not run');
 
   const text = [
     '## Validation benchmark',
     '',
     `Written by \`npm run bench:validation\` (bench/validation.ts) on ${new Date().toISOString()}.`,
     '',
-    ...machineLines('service in this process, requests over loopback (fetch)', loadBefore),
+    ...machineLines('service in this process, requests over loopback (fetch)', loadBefore, run),
     `- One request per run with ${ENTRIES.toLocaleString('en-US')} invalid entries (2–3 problems each), ${RUNS} runs per route; medians`,
     '- "Stall" is the longest event-loop delay while the request was handled: every other request (/healthz too) waited that long',
     '',
