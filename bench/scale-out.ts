@@ -725,7 +725,7 @@ async function main() {
           `429s ${r.status429}, pool waiting max ${r.maxPoolWaiting}, non-2xx ${r.load.total.non2xx}, errors ${r.load.total.errors}; drift: ${r.drift.length === 0 ? 'none' : r.drift.join('; ')}\n`,
       );
     }
-    writeSection(report(results, { loadBefore, maxConnections, openOrders: seeded.openOrders, redisExternal }), path.join(here, 'RESULTS.md'), 'Scale-out \\(PostgreSQL\\)', 'Scale-out notes');
+    writeSection(report(results, { loadBefore, maxConnections, openOrders: seeded.openOrders, redisExternal }), path.join(here, 'RESULTS.md'), 'Scale-out (PostgreSQL)', 'Scale-out notes');
     const drifted = results.filter((r) => r.drift.length > 0);
     if (drifted.length > 0) throw new Error(`counters drifted with ${drifted.map((r) => r.processes).join(', ')} process(es)`);
   } finally {
