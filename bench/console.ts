@@ -15,25 +15,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Deps } from '../src/deps.js';
 import { buildApp } from '../src/app.js';
-import { createAccount, issueSellerToken } from '../src/domain/accounts/accounts.js';
-import { createWarehouse } from '../src/domain/accounts/warehouses.js';
-import { SCOPES } from '../src/domain/accounts/principal.js';
 import { signIn } from '../src/domain/users/sign-in.js';
 import { createOperatorUser, createSellerUser } from '../src/domain/users/users.js';
 import { envInt, machineLines } from './common.js';
-import { expectOk, installPartner, runMain, withBenchService, writeSection, type BenchContext } from './harness.js';
-import { cloneOrders, seedListings } from './seed.js';
+import { runMain, withBenchService, writeSection, type BenchContext } from './harness.js';
+import { seedListings, seedOrderAccount } from './seed.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OPEN_ORDERS = envInt('BENCH_OPEN_ORDERS', 100_000, 100);
 const VARIANTS = envInt('BENCH_VARIANTS', 100_000, 100);
 const PER_LISTING = envInt('BENCH_VARIANTS_PER_LISTING', 5, 1);
 const REQUESTS = envInt('BENCH_CONSOLE_REQUESTS', 40, 5);
-const SKU_COUNT = 200;
 const TARGET_MS = 50;
 const PASSWORD = 'bench console password';
-
-const skuName = (i: number) => `ORD-${String(i).padStart(4, '0')}`;
 
 interface PageResult {
   page: string;
@@ -52,44 +46,14 @@ function percentile(sorted: number[], p: number): number {
 async function seed(deps: Deps, base: string) {
   const db = deps.db.db;
   const now = deps.clock.now();
-  const { accountId } = await createAccount(db, { name: 'Bench console seller' }, now);
-  const main = (await createWarehouse(db, accountId, { name: 'Main' }, now)).warehouseId;
-  const { accessToken: sellerToken } = await issueSellerToken(db, accountId, [...SCOPES], now);
-  await installPartner(deps, base, accountId, 'SHIPPING', ['sales:orders:fulfillment:self'], { name: 'Bench shipper', warehouses: [{ warehouseId: main, warehouseUniqueId: 'SHIP-MAIN' }] });
-  const channel = await installPartner(deps, base, accountId, 'SALES_CHANNEL', ['listing:self', 'sales:orders:self'], { name: 'Bench channel', storefrontName: 'Shop One' });
-  const sellerHeaders = { authorization: `Bearer ${sellerToken}`, 'content-type': 'application/json' };
-  for (let first = 0; first < SKU_COUNT; first += 50) {
-    const items = Array.from({ length: 50 }, (_, k) => ({ SKU: skuName(first + k), standardProductId: String(200000000000 + first + k), standardProductIdType: 'UPC', quantity: 1_000_000 }));
-    await expectOk(await fetch(`${base}/v1/inventory`, { method: 'POST', headers: sellerHeaders, body: JSON.stringify({ warehouseName: 'Main', items }) }), 'POST /v1/inventory');
-  }
-  const products = await db.selectFrom('products').select(['id', 'sku']).where('account_id', '=', accountId).execute();
-  const productIds = Array.from({ length: SKU_COUNT }, (_, i) => products.find((p) => p.sku === skuName(i))!.id);
-  const orderTs = new Date(now.getTime() - 3_600_000).toISOString();
-  const template = (await expectOk(
-    await fetch(`${base}/v1/salesOrder`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${channel.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        channelOrderId: 'TEMPLATE',
-        orderTs,
-        customerName: 'Ada Buyer',
-        shippingAddress: { name: 'Ada Buyer', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', countryCode: 'US' },
-        products: [
-          { sku: skuName(0), quantity: 1, unitPrice: '19.99', channelLineItemId: 'L1' },
-          { sku: skuName(1), quantity: 2, unitPrice: '5.00', channelLineItemId: 'L2' },
-        ],
-      }),
-    }),
-    'POST /v1/salesOrder',
-  )) as { orderNumber: string };
-  await cloneOrders(db, accountId, Number(template.orderNumber), OPEN_ORDERS - 1, productIds, now, skuName);
+  const { accountId, mainId: main, channel, templateOrderNumber } = await seedOrderAccount(deps, base, { orders: OPEN_ORDERS });
   process.stdout.write(`seeded ${OPEN_ORDERS} orders\n`);
   const listings = Math.ceil(VARIANTS / PER_LISTING);
   await seedListings(db, accountId, channel.installationId, main, listings, new Date(now.getTime() - 86_400_000), { perListing: PER_LISTING, drifting: 0 });
   const someListing = await db.selectFrom('listings').select('id').where('account_id', '=', accountId).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
   await createSellerUser(db, accountId, { email: 'owner@bench.example', password: PASSWORD, role: 'OWNER' }, now);
   await createOperatorUser(db, { email: 'ops@bench.example', password: PASSWORD }, now);
-  return { accountId, storefrontId: channel.installationId, orderNumber: template.orderNumber, listingId: someListing.id };
+  return { accountId, storefrontId: channel.installationId, orderNumber: templateOrderNumber, listingId: someListing.id };
 }
 
 /** The pages measured: every console page that lists or shows data (forms alone are trivial). */
