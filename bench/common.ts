@@ -1,5 +1,6 @@
-import { fork } from 'node:child_process';
+import { fork, type Serializable } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,12 +17,15 @@ export function envInt(name: string, fallback: number, min: number): number {
   return Number(raw);
 }
 
-/** Runs one load job in a fresh child process, so the load generator never competes with the server's event loop. */
-export function load(job: LoadJob): Promise<LoadResult> {
+/**
+ * Runs `script` (a bench module that answers one job sent over IPC with `{ok, result}` or `{ok: false, error}`)
+ * in a fresh child process, so the load generator never competes with the server's event loop.
+ */
+export function runInChild<J extends Serializable, R>(script: string, job: J): Promise<R> {
   return new Promise((resolve, reject) => {
-    const child = fork(path.join(here, 'load.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+    const child = fork(path.join(here, script), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
     let settled = false;
-    child.once('message', (message: { ok: true; result: LoadResult } | { ok: false; error: string }) => {
+    child.once('message', (message: { ok: true; result: R } | { ok: false; error: string }) => {
       settled = true;
       if (message.ok) resolve(message.result);
       else reject(new Error(`load generator failed: ${message.error}`));
@@ -30,6 +34,23 @@ export function load(job: LoadJob): Promise<LoadResult> {
       if (!settled) reject(new Error(`load generator exited with ${code} before reporting`));
     });
     child.send(job);
+  });
+}
+
+/** Runs one load job (bench/load.ts) in a fresh child process. */
+export function load(job: LoadJob): Promise<LoadResult> {
+  return runInChild<LoadJob, LoadResult>('load.ts', job);
+}
+
+/** A TCP port free on loopback right now (for a process the benchmark starts). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
 }
 

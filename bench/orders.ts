@@ -36,7 +36,7 @@ import { oneYearBefore } from '../src/domain/orders/list-orders.js';
 import { envInt, machineLines } from './common.js';
 import { expectOk, installPartner, resultRows, runMain, runScenarios, selectedScenarios, type Scenario as HarnessScenario, withBenchService, writeSection } from './harness.js';
 import { explainStatement } from './plans.js';
-import { ORDERS_PER_TX, cloneOrders } from './seed.js';
+import { ORDERS_PER_TX, cloneOrders, twoLineOrderBody } from './seed.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -57,20 +57,9 @@ type Scenario = HarnessScenario<ScenarioName>;
 
 const skuName = (i: number) => `ORD-${String(i).padStart(4, '0')}`;
 
-const ADDRESS = { name: 'Ada Buyer', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', countryCode: 'US' };
-
-/** A 2-line order body on stocked SKUs (`i` picks the pair); "[<id>]" is replaced per request by autocannon. */
+/** The 2-line order on stocked SKUs (`i` picks the pair). */
 function orderBody(channelOrderId: string, i: number, orderTs: string): string {
-  return JSON.stringify({
-    channelOrderId,
-    orderTs,
-    customerName: 'Ada Buyer',
-    shippingAddress: ADDRESS,
-    products: [
-      { sku: skuName(i % SKU_COUNT), quantity: 1, unitPrice: '19.99', channelLineItemId: 'L1' },
-      { sku: skuName((i + 1) % SKU_COUNT), quantity: 2, unitPrice: '5.00', channelLineItemId: 'L2' },
-    ],
-  });
+  return twoLineOrderBody(channelOrderId, orderTs, skuName(i % SKU_COUNT), skuName((i + 1) % SKU_COUNT));
 }
 
 /** The listing query GET /v1/salesOrder runs for a storefront token past a keyset (src/domain/orders/list-orders.ts). */

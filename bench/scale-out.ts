@@ -44,9 +44,8 @@
  * BENCH_OPEN_ORDERS (5000), BENCH_RATE_LIMIT_RPS (100000), BENCH_OUTPUT (default bench/RESULTS.md, where the
  * "## Scale-out (PostgreSQL)" section is replaced and everything else kept; "-" prints only).
  */
-import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -62,10 +61,10 @@ import type { Db } from '../src/db/tx.js';
 import { closeDeps, createDeps, type Deps } from '../src/deps.js';
 import { createAccount } from '../src/domain/accounts/accounts.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
-import { envInt, machineLines } from './common.js';
+import { envInt, freePort, machineLines, runInChild } from './common.js';
 import { expectOk, installPartner, runMain, writeSection } from './harness.js';
 import type { LoadFigures, MixedLoadJob, MixedLoadResult, MixedLoadType } from './scale-out-load.js';
-import { cloneOrders, seedListings } from './seed.js';
+import { cloneOrders, seedListings, twoLineOrderBody } from './seed.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -97,19 +96,9 @@ const ROUTES: Record<TypeName, string[]> = {
 const skuName = (i: number) => `SCL-${String(i).padStart(4, '0')}`;
 /** The identifiers POST /v1/inventory's document shape asks for with every item. */
 const skuItem = (i: number) => ({ SKU: skuName(i), standardProductId: String(300000000000 + i), standardProductIdType: 'UPC' });
-const ADDRESS = { name: 'Ada Buyer', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', countryCode: 'US' };
-
+/** The 2-line order on stocked SKUs (`i` picks the pair). */
 function orderBody(channelOrderId: string, i: number, orderTs: string): string {
-  return JSON.stringify({
-    channelOrderId,
-    orderTs,
-    customerName: 'Ada Buyer',
-    shippingAddress: ADDRESS,
-    products: [
-      { sku: skuName(i % SKU_COUNT), quantity: 1, unitPrice: '19.99', channelLineItemId: 'L1' },
-      { sku: skuName((i + 1) % SKU_COUNT), quantity: 2, unitPrice: '5.00', channelLineItemId: 'L2' },
-    ],
-  });
+  return twoLineOrderBody(channelOrderId, orderTs, skuName(i % SKU_COUNT), skuName((i + 1) % SKU_COUNT));
 }
 
 function processCounts(): number[] {
@@ -123,17 +112,6 @@ function processCounts(): number[] {
 
 // ---------------------------------------------------------------------------------------------------------
 // Child processes: redis-server, the service's processes, the load generator.
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Started {
   child: ChildProcess;
@@ -187,19 +165,7 @@ async function stopProcess(started: Started, graceMs = 15_000): Promise<string> 
 
 /** Runs the mixed load in a child process (bench/scale-out-load.ts). */
 function mixedLoad(job: MixedLoadJob): Promise<MixedLoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(here, 'scale-out-load.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-    let settled = false;
-    child.once('message', (message: { ok: true; result: MixedLoadResult } | { ok: false; error: string }) => {
-      settled = true;
-      if (message.ok) resolve(message.result);
-      else reject(new Error(`load generator failed: ${message.error}`));
-    });
-    child.once('exit', (code) => {
-      if (!settled) reject(new Error(`load generator exited with ${code} before reporting`));
-    });
-    child.send(job);
-  });
+  return runInChild<MixedLoadJob, MixedLoadResult>('scale-out-load.ts', job);
 }
 
 // ---------------------------------------------------------------------------------------------------------

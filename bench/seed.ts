@@ -212,6 +212,25 @@ export async function seedListings(
 
 
 /** The SKU names seedOrderAccount stocks (as bench/orders.ts and bench/console.ts name them). */
+const ADDRESS = { name: 'Ada Buyer', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', countryCode: 'US' };
+
+/**
+ * The benchmarks' order: 2 lines (1 × skuA at 19.99, 2 × skuB at 5.00) for POST /v1/salesOrder; a channelOrderId
+ * holding "[<id>]" is made unique per request by autocannon.
+ */
+export function twoLineOrderBody(channelOrderId: string, orderTs: string, skuA: string, skuB: string): string {
+  return JSON.stringify({
+    channelOrderId,
+    orderTs,
+    customerName: 'Ada Buyer',
+    shippingAddress: ADDRESS,
+    products: [
+      { sku: skuA, quantity: 1, unitPrice: '19.99', channelLineItemId: 'L1' },
+      { sku: skuB, quantity: 2, unitPrice: '5.00', channelLineItemId: 'L2' },
+    ],
+  });
+}
+
 export const orderSkuName = (i: number) => `ORD-${String(i).padStart(4, '0')}`;
 
 /**
@@ -252,16 +271,7 @@ export async function seedOrderAccount(deps: Deps, base: string, { orders, skus 
     await fetch(`${base}/v1/salesOrder`, {
       method: 'POST',
       headers: { authorization: `Bearer ${channel.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        channelOrderId: 'TEMPLATE',
-        orderTs: new Date(now.getTime() - 3_600_000).toISOString(),
-        customerName: 'Ada Buyer',
-        shippingAddress: { name: 'Ada Buyer', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', countryCode: 'US' },
-        products: [
-          { sku: orderSkuName(0), quantity: 1, unitPrice: '19.99', channelLineItemId: 'L1' },
-          { sku: orderSkuName(1), quantity: 2, unitPrice: '5.00', channelLineItemId: 'L2' },
-        ],
-      }),
+      body: twoLineOrderBody('TEMPLATE', new Date(now.getTime() - 3_600_000).toISOString(), orderSkuName(0), orderSkuName(1)),
     }),
     'POST /v1/salesOrder (template)',
   )) as { orderNumber: string };

@@ -25,7 +25,6 @@
  * BENCH_OUTPUT=- prints only). BENCH_NODE_OPTIONS passes V8 flags to the service.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +33,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest } from '../src/db/migrations/index.js';
 import { closeDeps, createDeps } from '../src/deps.js';
-import { envInt, machineLines, median, procStatusKb } from './common.js';
+import { envInt, freePort, machineLines, median, procStatusKb } from './common.js';
 import { withBenchDatabase, type BenchDatabase } from './database.js';
 import { expectOk, runMain, writeSection } from './harness.js';
 import { seedOrderAccount } from './seed.js';
@@ -46,17 +45,6 @@ const ORDERS = envInt('BENCH_START_ORDERS', 100_000, 2);
 const PAGES = envInt('BENCH_START_PAGES', 10, 1);
 const TARGET_MB = 250;
 const SERVER_SECRET = 'bench-server-secret-0123456789abcdef0123456789';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Started {
   pid: number;
