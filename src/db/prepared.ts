@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Compilable } from 'kysely';
 import type { Statement } from 'better-sqlite3';
 import type { DbHandle } from './connect.js';
+import { compileWithArgs, type ArgFn } from './compiled.js';
 
 /**
  * Hot read paths (token lookup, single-SKU reads) run the same SQL thousands of times a second. Building
@@ -11,10 +12,7 @@ import type { DbHandle } from './connect.js';
  *   connection (otherwise it goes through Kysely, which waits for the transaction to finish);
  * - PostgreSQL: a named prepared statement, which pg prepares once per pooled connection.
  */
-const ARG_PREFIX = '\u0000arg:';
-
-/** A named argument: a placeholder typed as the column it stands for. */
-export type ArgFn = <T = string>(name: string) => T;
+export type { ArgFn } from './compiled.js';
 
 export interface PreparedQuery<R, A extends Record<string, unknown>> {
   all(args: A): Promise<R[]>;
@@ -25,13 +23,7 @@ export function prepareQuery<R, A extends Record<string, unknown>>(
   handle: DbHandle,
   build: (arg: ArgFn) => Compilable<R>,
 ): PreparedQuery<R, A> {
-  // The placeholder is a marker string whatever T claims; it is swapped for the argument at run time.
-  const compiled = build(<T,>(name: string) => `${ARG_PREFIX}${name}` as unknown as T).compile();
-  type Slot = { arg: string | null; value: unknown };
-  const slots: Slot[] = compiled.parameters.map((p) =>
-    typeof p === 'string' && p.startsWith(ARG_PREFIX) ? { arg: p.slice(ARG_PREFIX.length), value: null } : { arg: null, value: p },
-  );
-  const bind = (args: A) => slots.map((s) => (s.arg === null ? s.value : args[s.arg]));
+  const { compiled, bind } = compileWithArgs<R, A>(build);
   const name = `q_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 16)}`;
   let statement: Statement | null = null;
 

@@ -1,5 +1,10 @@
-import { sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { Db } from './tx.js';
+
+// Fixed texts: run as compiled queries (no query building per batch entry).
+const SAVEPOINT = CompiledQuery.raw('savepoint entry');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint entry');
+const RELEASE = CompiledQuery.raw('release savepoint entry');
 
 /**
  * Runs `fn` inside a savepoint of the current transaction (SQLite and PostgreSQL alike) and keeps its
@@ -8,16 +13,16 @@ import type { Db } from './tx.js';
  * entry's earlier writes without losing the others'. A thrown error also rolls back the savepoint.
  */
 export async function inSavepoint<T>(tx: Db, fn: () => Promise<T>, keep: (result: T) => boolean): Promise<T> {
-  await sql`savepoint entry`.execute(tx);
+  await tx.executeQuery(SAVEPOINT);
   let result: T;
   try {
     result = await fn();
   } catch (error) {
-    await sql`rollback to savepoint entry`.execute(tx);
-    await sql`release savepoint entry`.execute(tx);
+    await tx.executeQuery(ROLLBACK_TO);
+    await tx.executeQuery(RELEASE);
     throw error;
   }
-  if (!keep(result)) await sql`rollback to savepoint entry`.execute(tx);
-  await sql`release savepoint entry`.execute(tx);
+  if (!keep(result)) await tx.executeQuery(ROLLBACK_TO);
+  await tx.executeQuery(RELEASE);
   return result;
 }

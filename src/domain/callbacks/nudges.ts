@@ -1,3 +1,4 @@
+import { compiledStatement } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
 import { createDelivery } from './deliveries.js';
 
@@ -37,6 +38,19 @@ export type Subscribers = ReadonlyMap<number, number>;
  */
 const cache = new WeakMap<object, Map<string, Subscribers>>();
 
+// Runs with every write that may nudge, so it is compiled once (src/db/compiled.ts).
+const subscribersOf = compiledStatement<{ id: number; app_id: number }, { accountId: number; eventType: EventType }>((db, arg) =>
+  db
+    .selectFrom('app_event_subscriptions as s')
+    .innerJoin('installations as i', 'i.app_id', 's.app_id')
+    .innerJoin('apps as a', 'a.id', 's.app_id')
+    .select(['i.id', 'i.app_id'])
+    .where('s.event_type', '=', arg<EventType>('eventType'))
+    .where('i.account_id', '=', arg<number>('accountId'))
+    .where('i.status', '=', 'ACTIVE')
+    .where('a.callback_base_url', 'is not', null),
+);
+
 /**
  * The installations of `accountId` that want `eventType`: one indexed lookup (or none, cached), so emitting
  * where nobody subscribed costs next to nothing. Callers with an object to read first may skip it when empty.
@@ -46,16 +60,7 @@ export async function nudgeSubscribers(tx: Db, accountId: number, eventType: Eve
   const perTx = tx.isTransaction ? (cache.get(tx) ?? new Map<string, Subscribers>()) : null;
   const hit = perTx?.get(key);
   if (hit) return hit;
-  const rows = await tx
-    .selectFrom('app_event_subscriptions as s')
-    .innerJoin('installations as i', 'i.app_id', 's.app_id')
-    .innerJoin('apps as a', 'a.id', 's.app_id')
-    .select(['i.id', 'i.app_id'])
-    .where('s.event_type', '=', eventType)
-    .where('i.account_id', '=', accountId)
-    .where('i.status', '=', 'ACTIVE')
-    .where('a.callback_base_url', 'is not', null)
-    .execute();
+  const rows = await subscribersOf.all(tx, { accountId, eventType });
   const found: Subscribers = new Map(rows.map((r) => [Number(r.id), Number(r.app_id)]));
   if (perTx) {
     perTx.set(key, found);

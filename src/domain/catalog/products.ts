@@ -1,3 +1,4 @@
+import { compiledStatement } from '../../db/compiled.js';
 import type { Insertable } from 'kysely';
 import type { ProductsTable } from '../../db/schema.js';
 import type { Db } from '../../db/tx.js';
@@ -40,14 +41,14 @@ export function toProductRow(r: {
 
 const PRODUCT_COLUMNS = ['id', 'sku', 'standard_product_id', 'standard_product_id_type', 'active', 'inventory_updated_at'] as const;
 
+// Every stock write by SKU runs it (compiled once: src/db/compiled.ts).
+const productBySku = compiledStatement<Parameters<typeof toProductRow>[0], { accountId: number; sku: string }>((db, arg) =>
+  db.selectFrom('products').select(PRODUCT_COLUMNS).where('account_id', '=', arg<number>('accountId')).where('sku', '=', arg('sku')),
+);
+
 /** Exact (case-sensitive) SKU lookup within the account. */
 export async function findProductBySku(db: Db, accountId: number, sku: string): Promise<ProductRow | null> {
-  const row = await db
-    .selectFrom('products')
-    .select(PRODUCT_COLUMNS)
-    .where('account_id', '=', accountId)
-    .where('sku', '=', sku)
-    .executeTakeFirst();
+  const row = await productBySku.first(db, { accountId, sku });
   return row ? toProductRow(row) : null;
 }
 

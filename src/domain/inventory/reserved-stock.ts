@@ -1,4 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import { argList, argRow, compiledBySize, compiledStatement, everyColumn, listArgsOf, rowArgsOf } from '../../db/compiled.js';
+import type { InventoryReservationsTable } from '../../db/schema.js';
 import type { Tx } from '../../db/tx.js';
 
 /**
@@ -9,22 +11,30 @@ import type { Tx } from '../../db/tx.js';
  * last units cannot oversell and parallel releases never give back more than was held.
  */
 
-/** Moves `units` from available to reserved when at least that many are available; false otherwise. */
-export async function reserveStock(tx: Tx, accountId: number, productId: number, warehouseId: number, units: number, now: Date): Promise<boolean> {
-  const updated = await tx
+const reserveStatement = compiledStatement<{ available_quantity: number }, { accountId: number; productId: number; warehouseId: number; units: number; iso: string }>((db, arg) =>
+  db
     .updateTable('inventory')
     .set((eb) => ({
-      available_quantity: eb('available_quantity', '-', units),
-      reserved_quantity: eb('reserved_quantity', '+', units),
-      updated_at: now.toISOString(),
+      available_quantity: eb('available_quantity', '-', arg<number>('units')),
+      reserved_quantity: eb('reserved_quantity', '+', arg<number>('units')),
+      updated_at: arg('iso'),
     }))
-    .where('account_id', '=', accountId)
-    .where('product_id', '=', productId)
-    .where('warehouse_id', '=', warehouseId)
-    .where('available_quantity', '>=', units)
-    .returning('id')
-    .executeTakeFirst();
-  return updated !== undefined;
+    .where('account_id', '=', arg<number>('accountId'))
+    .where('product_id', '=', arg<number>('productId'))
+    .where('warehouse_id', '=', arg<number>('warehouseId'))
+    .where('available_quantity', '>=', arg<number>('units'))
+    .returning('available_quantity'),
+);
+
+/** Moves `units` from available to reserved when at least that many are available; false otherwise. */
+export async function reserveStock(tx: Tx, accountId: number, productId: number, warehouseId: number, units: number, now: Date): Promise<boolean> {
+  return (await reserveStockLeaving(tx, accountId, productId, warehouseId, units, now)) !== null;
+}
+
+/** reserveStock that answers the units still available afterwards (null: not reserved, too few available). */
+export async function reserveStockLeaving(tx: Tx, accountId: number, productId: number, warehouseId: number, units: number, now: Date): Promise<number | null> {
+  const row = await reserveStatement.first(tx, { accountId, productId, warehouseId, units, iso: now.toISOString() });
+  return row ? Number(row.available_quantity) : null;
 }
 
 /** Gives reserved units back to available; false when the counters hold fewer reserved units. */
@@ -91,6 +101,37 @@ export async function recordReservation(
     .execute();
 }
 
+export interface LedgerEntry {
+  productId: number;
+  warehouseId: number;
+  lineId: number;
+  units: number;
+}
+
+const LEDGER_COLUMNS = everyColumn<LedgerInsert>()(['account_id', 'product_id', 'warehouse_id', 'order_line_id', 'quantity', 'routed_at']);
+type LedgerInsert = Omit<Selectable<InventoryReservationsTable>, 'id'>;
+const insertLedgerRows = compiledBySize<never, Record<string, unknown>>((db, arg, n) =>
+  db
+    .insertInto('inventory_reservations')
+    .values(Array.from({ length: n }, (_, i) => argRow<LedgerInsert>(arg, i, LEDGER_COLUMNS)))
+    .onConflict((oc) =>
+      oc.columns(['account_id', 'order_line_id', 'warehouse_id']).doUpdateSet((eb) => ({
+        quantity: eb('inventory_reservations.quantity', '+', eb.ref('excluded.quantity')),
+      })),
+    ),
+);
+
+/**
+ * recordReservation for several lines in one statement. Entries must name distinct (line, warehouse)
+ * pairs (one statement cannot update the same ledger row twice on PostgreSQL).
+ */
+export async function recordReservations(tx: Tx, accountId: number, entries: readonly LedgerEntry[], now: Date): Promise<void> {
+  if (entries.length === 0) return;
+  const iso = now.toISOString();
+  const rows: LedgerInsert[] = entries.map((e) => ({ account_id: accountId, product_id: e.productId, warehouse_id: e.warehouseId, order_line_id: e.lineId, quantity: e.units, routed_at: iso }));
+  await insertLedgerRows.all(tx, rows.length, rowArgsOf(rows, LEDGER_COLUMNS));
+}
+
 /** A line's ledger row in a warehouse holds `units` fewer (released or shipped). */
 export async function reduceReservation(tx: Tx, accountId: number, lineId: number, warehouseId: number, units: number): Promise<void> {
   await tx
@@ -131,4 +172,22 @@ export async function availableUnits(tx: Tx, accountId: number, productIds: numb
     .where('available_quantity', '>', 0)
     .execute();
   return new Map(rows.map((r) => [`${r.warehouse_id}:${r.product_id}`, r.available_quantity]));
+}
+
+const availableOfProducts = compiledBySize<{ product_id: number; warehouse_id: number; available_quantity: number }, Record<string, unknown>>((db, arg, n) =>
+  db
+    .selectFrom('inventory')
+    .select(['product_id', 'warehouse_id', 'available_quantity'])
+    .where('account_id', '=', arg<number>('accountId'))
+    .where('product_id', 'in', argList<number>(arg, 'p', n))
+    .where('available_quantity', '>', 0),
+);
+
+/** Available units (> 0) of some products in every warehouse of the account, by product then warehouse. */
+export async function availableByProduct(tx: Tx, accountId: number, productIds: readonly number[]): Promise<Map<number, Map<number, number>>> {
+  const byProduct = new Map<number, Map<number, number>>(productIds.map((id) => [id, new Map()]));
+  if (productIds.length === 0) return byProduct;
+  const rows = await availableOfProducts.all(tx, productIds.length, { accountId, ...listArgsOf('p', productIds) });
+  for (const r of rows) byProduct.get(Number(r.product_id))?.set(Number(r.warehouse_id), Number(r.available_quantity));
+  return byProduct;
 }

@@ -1,3 +1,4 @@
+import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
 import { refreshVariantStock } from './variant-stock-sync.js';
 
@@ -7,14 +8,23 @@ import { refreshVariantStock } from './variant-stock-sync.js';
  * GET /v1/inventory), and the listing variants' stock copy follows.
  */
 export async function touchProductInventory(tx: Db, accountId: number, productId: number, now: Date): Promise<void> {
-  const iso = now.toISOString();
-  await tx
+  await touchProductsInventory(tx, accountId, [productId], now);
+}
+
+const touchProducts = compiledBySize<never, Record<string, unknown>>((db, arg, n) =>
+  db
     .updateTable('products')
-    .set({ inventory_updated_at: iso })
-    .where('account_id', '=', accountId)
-    .where('id', '=', productId)
-    .where('inventory_updated_at', '<', iso)
-    .execute();
+    .set({ inventory_updated_at: arg('iso') })
+    .where('account_id', '=', arg<number>('accountId'))
+    .where('id', 'in', argList<number>(arg, 'p', n))
+    .where('inventory_updated_at', '<', arg('iso')),
+);
+
+/** touchProductInventory for several products at once (a new order's reserved SKUs). */
+export async function touchProductsInventory(tx: Db, accountId: number, productIds: readonly number[], now: Date): Promise<void> {
+  if (productIds.length === 0) return;
+  const ids = [...productIds].sort((a, b) => a - b);
+  await touchProducts.all(tx, ids.length, { accountId, iso: now.toISOString(), ...listArgsOf('p', ids) });
   // Listing variants carry a copy of the stock (storefront inventory polls and drift read it).
-  await refreshVariantStock(tx, accountId, [productId], now);
+  await refreshVariantStock(tx, accountId, ids, now);
 }

@@ -1,5 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { InventoryTable } from '../../db/schema.js';
+import { compiledByShape, compiledStatement } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
 import { touchProductInventory } from './stock-touch.js';
 
@@ -53,7 +54,7 @@ const RETURNING = [
   'updated_at',
 ] as const;
 
-function toStockRow(r: {
+type StockRowColumns = {
   product_id: number;
   warehouse_id: number;
   available_quantity: number;
@@ -62,7 +63,9 @@ function toStockRow(r: {
   assembled_quantity: number | null;
   bin_location: string | null;
   updated_at: string;
-}): StockRow {
+};
+
+function toStockRow(r: StockRowColumns): StockRow {
   return {
     productId: r.product_id,
     warehouseId: r.warehouse_id,
@@ -104,13 +107,59 @@ export function newStockRow(accountId: number, productId: number, warehouseId: n
   };
 }
 
-export async function ensureStockRow(db: Db, accountId: number, productId: number, warehouseId: number, now: Date) {
-  await db
+const insertStockRowIfMissing = compiledStatement<never, { accountId: number; productId: number; warehouseId: number; iso: string }>((db, arg) =>
+  db
     .insertInto('inventory')
-    .values(newStockRow(accountId, productId, warehouseId, now.toISOString()))
-    .onConflict((oc) => oc.columns(['account_id', 'product_id', 'warehouse_id']).doNothing())
-    .execute();
+    .values(newStockRow(arg<number>('accountId'), arg<number>('productId'), arg<number>('warehouseId'), arg('iso')))
+    .onConflict((oc) => oc.columns(['account_id', 'product_id', 'warehouse_id']).doNothing()),
+);
+
+export async function ensureStockRow(db: Db, accountId: number, productId: number, warehouseId: number, now: Date) {
+  await insertStockRowIfMissing.all(db, { accountId, productId, warehouseId, iso: now.toISOString() });
 }
+
+type StockUpdateArgs = { accountId: number; productId: number; warehouseId: number; value: number; iso: string; observedAt?: string; bin?: string };
+/** The optional parts of a change's UPDATE, as the shape its compiled statement is kept under. */
+type StockUpdateShape = `${StockChange['mode']}|${'observed' | ''}|${'strict' | ''}|${'bin' | ''}`;
+
+/**
+ * The conditional UPDATE of applyStockChange, one compiled statement per shape (mode, whether it records an
+ * observation time, rejects stale ones, sets a bin location): every stock write runs one of these.
+ */
+const updateStock = compiledByShape<StockRowColumns, StockUpdateArgs, StockUpdateShape>((db, arg, shape) => {
+  const [mode, observed, strict, bin] = shape.split('|');
+  const value = arg<number>('value');
+  let query = db
+    .updateTable('inventory')
+    .where('account_id', '=', arg<number>('accountId'))
+    .where('product_id', '=', arg<number>('productId'))
+    .where('warehouse_id', '=', arg<number>('warehouseId'));
+  if (mode === 'delta') {
+    query = query
+      .set((eb) => ({ available_quantity: eb('available_quantity', '+', value), onhand_quantity: eb('onhand_quantity', '+', value) }))
+      .where((eb) => eb(eb('available_quantity', '+', value), '>=', 0));
+  } else if (mode === 'available') {
+    query = query.set((eb) => ({ available_quantity: value, onhand_quantity: eb(sql<number>`${value}`, '+', eb.ref('reserved_quantity')) }));
+  } else {
+    // Units routed after the count are still reserved (not yet shipped), so on-hand − reserved already
+    // subtracts them; the floor at zero covers a count lower than what orders hold.
+    query = query.set((eb) => ({
+      onhand_quantity: value,
+      available_quantity: sql<number>`case when ${value} - ${eb.ref('reserved_quantity')} > 0 then ${value} - ${eb.ref('reserved_quantity')} else 0 end`,
+    }));
+  }
+  if (observed) {
+    const observedAt = arg('observedAt');
+    // Never move the observation time backwards: v1 absolute updates run without the staleness check
+    // and may carry an older pulled_ts than the one held (with rejectStale this equals observedAt).
+    query = query.set((eb) => ({
+      observed_at: sql<string>`case when ${eb.ref('observed_at')} is null or ${eb.ref('observed_at')} < ${observedAt} then ${observedAt} else ${eb.ref('observed_at')} end`,
+    }));
+    if (strict) query = query.where((eb) => eb.or([eb('observed_at', 'is', null), eb('observed_at', '<=', observedAt)]));
+  }
+  if (bin) query = query.set({ bin_location: arg('bin') });
+  return query.set({ updated_at: arg('iso') }).returning(RETURNING);
+});
 
 /** Applies one change to one (product, warehouse) and moves the product's inventory timestamp. */
 export async function applyStockChange(
@@ -124,47 +173,19 @@ export async function applyStockChange(
 ): Promise<StockResult> {
   await ensureStockRow(db, accountId, productId, warehouseId, now);
   const iso = now.toISOString();
-  let query = db
-    .updateTable('inventory')
-    .where('account_id', '=', accountId)
-    .where('product_id', '=', productId)
-    .where('warehouse_id', '=', warehouseId);
-
-  if (change.mode === 'delta') {
-    query = query
-      .set((eb) => ({
-        available_quantity: eb('available_quantity', '+', change.delta),
-        onhand_quantity: eb('onhand_quantity', '+', change.delta),
-      }))
-      .where((eb) => eb(eb('available_quantity', '+', change.delta), '>=', 0));
-  } else if (change.mode === 'available') {
+  let value: number;
+  if (change.mode === 'delta') value = change.delta;
+  else if (change.mode === 'available') {
     const routed = change.asOf ? await unitsRoutedAfter(db, accountId, productId, warehouseId, change.asOf) : 0;
-    const available = Math.max(0, change.quantity - routed);
-    query = query.set((eb) => ({
-      available_quantity: available,
-      onhand_quantity: eb(sql<number>`${available}`, '+', eb.ref('reserved_quantity')),
-    }));
-  } else {
-    // Units routed after the count are still reserved (not yet shipped), so on-hand − reserved already
-    // subtracts them; the floor at zero covers a count lower than what orders hold.
-    query = query.set((eb) => ({
-      onhand_quantity: change.quantity,
-      available_quantity: sql<number>`case when ${change.quantity} - ${eb.ref('reserved_quantity')} > 0 then ${change.quantity} - ${eb.ref('reserved_quantity')} else 0 end`,
-    }));
-  }
-  const observedAt = options.observedAt?.toISOString() ?? null;
-  if (observedAt !== null && change.mode !== 'delta') {
-    // Never move the observation time backwards: v1 absolute updates run without the staleness check
-    // and may carry an older pulled_ts than the one held (with rejectStale this equals observedAt).
-    query = query.set((eb) => ({
-      observed_at: sql<string>`case when ${eb.ref('observed_at')} is null or ${eb.ref('observed_at')} < ${observedAt} then ${observedAt} else ${eb.ref('observed_at')} end`,
-    }));
-    if (options.rejectStale) {
-      query = query.where((eb) => eb.or([eb('observed_at', 'is', null), eb('observed_at', '<=', observedAt)]));
-    }
-  }
-  if (options.binLocation !== undefined && options.binLocation !== null) query = query.set({ bin_location: options.binLocation });
-  const updated = await query.set({ updated_at: iso }).returning(RETURNING).executeTakeFirst();
+    value = Math.max(0, change.quantity - routed);
+  } else value = change.quantity;
+  const observedAt = change.mode !== 'delta' ? (options.observedAt?.toISOString() ?? null) : null;
+  const bin = options.binLocation ?? null;
+  const shape: StockUpdateShape = `${change.mode}|${observedAt !== null ? 'observed' : ''}|${observedAt !== null && options.rejectStale ? 'strict' : ''}|${bin !== null ? 'bin' : ''}`;
+  const args: StockUpdateArgs = { accountId, productId, warehouseId, value, iso };
+  if (observedAt !== null) args.observedAt = observedAt;
+  if (bin !== null) args.bin = bin;
+  const updated = (await updateStock.all(db, shape, args))[0];
 
   if (!updated) {
     if (change.mode === 'delta') {

@@ -5,9 +5,9 @@ import { canUpdateInventory, listAccountWarehouses, type WarehouseRow } from '..
 import { applyStockChange, type StockChange } from './stock.js';
 
 /**
- * POST /v1/inventory (document 2.4, resolutions §3): one item at a time, each in its own transaction,
- * each with its own outcome. A failed item changes nothing (its transaction rolls back, including a
- * product it would have created).
+ * POST /v1/inventory (document 2.4, resolutions §3): one item at a time, each in its own savepoint of the
+ * call's transaction, each with its own outcome. A failed item changes nothing (its savepoint rolls back,
+ * including a product it would have created).
  */
 
 /** Where an item goes: the document shape names the warehouse, the public shape gives its id. */

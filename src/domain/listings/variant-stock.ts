@@ -1,3 +1,4 @@
+import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
 import { sql } from 'kysely';
 import type { Db } from '../../db/tx.js';
 
@@ -85,12 +86,16 @@ export async function productHasVariants(db: Db, accountId: number, productId: n
  */
 export async function lockProductVariants(tx: Db, accountId: number, productIds: number[]): Promise<number[]> {
   if (productIds.length === 0) return [];
-  const rows = await tx
-    .updateTable('listing_variants')
-    .set((eb) => ({ merchant_quantity: eb.ref('merchant_quantity') }))
-    .where('account_id', '=', accountId)
-    .where('product_id', 'in', productIds)
-    .returning('product_id')
-    .execute();
+  const rows = await lockVariantsOf.all(tx, productIds.length, { accountId, ...listArgsOf('p', productIds) });
   return [...new Set(rows.map((r) => Number(r.product_id)))];
 }
+
+// Every stock change runs it (compiled once per IN-list size: src/db/compiled.ts).
+const lockVariantsOf = compiledBySize<{ product_id: number }, Record<string, unknown>>((db, arg, n) =>
+  db
+    .updateTable('listing_variants')
+    .set((eb) => ({ merchant_quantity: eb.ref('merchant_quantity') }))
+    .where('account_id', '=', arg<number>('accountId'))
+    .where('product_id', 'in', argList<number>(arg, 'p', n))
+    .returning('product_id'),
+);

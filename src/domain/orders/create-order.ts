@@ -1,3 +1,6 @@
+import type { Selectable } from 'kysely';
+import { argRow, compiledBySize, compiledStatement, everyColumn, rowArgsOf } from '../../db/compiled.js';
+import type { SalesOrderLinesTable, SalesOrdersTable } from '../../db/schema.js';
 import type { Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import { findCustomStore } from '../accounts/custom-stores.js';
@@ -5,7 +8,8 @@ import { listAccountWarehouses } from '../accounts/warehouses.js';
 import { invalidArgument, invalidField, permissionDenied } from '../errors.js';
 import { standardServiceLevelFor } from './model.js';
 import { validateCreateInput, type CreateOrderInput } from './order-input.js';
-import { candidateWarehouses, defaultWarehouse, routeLine } from './routing.js';
+import { candidateWarehouses, defaultWarehouse } from './routing.js';
+import { routeNewOrderLines } from './route-new-order.js';
 import { orderViews, type SalesOrderV1 } from './view.js';
 import { resolveRequestedSkus } from './sku-resolution.js';
 import type { FulfillmentPort } from './fulfillment-port.js';
@@ -18,6 +22,45 @@ import { scheduleUnpaidExpiry } from './expiry.js';
  */
 
 export type { CreateOrderInput } from './order-input.js';
+
+// Every order runs these; they are compiled once (src/db/compiled.ts).
+const storefrontName = compiledStatement<{ storefront_name: string | null }, { accountId: number; storefrontId: number }>((db, arg) =>
+  db
+    .selectFrom('installations')
+    .select('storefront_name')
+    .where('account_id', '=', arg<number>('accountId'))
+    .where('id', '=', arg<number>('storefrontId')),
+);
+
+type OrderInsert = Omit<Selectable<SalesOrdersTable>, 'id'>;
+const ORDER_COLUMNS = everyColumn<OrderInsert>()([
+  'account_id', 'storefront_id', 'channel_key', 'channel', 'channel_label', 'channel_order_id', 'channel_order_reference_number',
+  'status', 'paid', 'paid_ts', 'cancellation_reason', 'customer_notes', 'marketplace_id', 'customer_name', 'customer_email',
+  'order_ts', 'requested_service_level', 'standard_service_level', 'accounting', 'shipping_address', 'billing_address', 'fba',
+  'channel_will_fulfill', 'prime', 'business_order', 'accepted_ts', 'created_at', 'last_updated_ts',
+]);
+const insertOrder = compiledStatement<Selectable<SalesOrdersTable>, Record<string, unknown>>((db, arg) =>
+  db
+    .insertInto('sales_orders')
+    .values(argRow<OrderInsert>(arg, 0, ORDER_COLUMNS))
+    // A repeat, or a parallel create of the same channel order that won: nothing is inserted.
+    .onConflict((oc) => oc.columns(['account_id', 'channel_key', 'channel_order_id']).doNothing())
+    .returningAll(),
+);
+
+type LineInsert = Omit<Selectable<SalesOrderLinesTable>, 'id'>;
+const LINE_COLUMNS = everyColumn<LineInsert>()([
+  'account_id', 'order_id', 'position', 'channel_line_item_id', 'status', 'requested_title', 'title', 'requested_sku', 'product_id',
+  'sku', 'quantity', 'cancel_quantity', 'shipped_quantity', 'returned_quantity', 'unit_price', 'cost', 'total_weight',
+  'package_dimensions', 'hazmat', 'refund', 'refund_reason', 'gift_wrap_message', 'gift_wrap_level', 'earliest_ship_by',
+  'latest_ship_by', 'earliest_deliver_by', 'latest_deliver_by', 'requested_service_level', 'created_at', 'updated_at',
+]);
+const insertLines = compiledBySize<Selectable<SalesOrderLinesTable>, Record<string, unknown>>((db, arg, n) =>
+  db
+    .insertInto('sales_order_lines')
+    .values(Array.from({ length: n }, (_, i) => argRow<LineInsert>(arg, i, LINE_COLUMNS)))
+    .returningAll(),
+);
 
 export interface CreateOrderResult {
   created: boolean;
@@ -33,12 +76,7 @@ async function channelOf(tx: Tx, principal: Principal, input: CreateOrderInput) 
     if (input.integrationId !== undefined && input.integrationId !== null) {
       throw invalidField('integrationId', 'names a custom store: only seller tokens create orders in one (a storefront token creates its own)');
     }
-    const storefront = await tx
-      .selectFrom('installations')
-      .select('storefront_name')
-      .where('account_id', '=', principal.accountId)
-      .where('id', '=', principal.storefrontId)
-      .executeTakeFirst();
+    const storefront = await storefrontName.first(tx, { accountId: principal.accountId, storefrontId: principal.storefrontId });
     return {
       storefrontId: principal.storefrontId,
       channelKey: `s:${principal.storefrontId}`,
@@ -78,47 +116,41 @@ export async function createSalesOrder(
       .where('channel_order_id', '=', input.channelOrderId)
       .executeTakeFirst();
   const scope = { storefrontId: null, warehouseIds: null };
-  const repeat = await existing();
-  if (repeat) return { created: false, order: (await orderViews(tx, principal, [repeat], scope))[0]! };
-
   const iso = now.toISOString();
   const status = input.status ?? 'PENDING';
-  const inserted = await tx
-    .insertInto('sales_orders')
-    .values({
-      account_id: accountId,
-      storefront_id: source.storefrontId,
-      channel_key: source.channelKey,
-      channel: source.channel,
-      channel_label: source.channelLabel,
-      channel_order_id: input.channelOrderId,
-      channel_order_reference_number: input.channelOrderReferenceNumber ?? null,
-      status,
-      paid: status === 'PENDING' ? 1 : 0,
-      paid_ts: null,
-      cancellation_reason: null,
-      customer_notes: input.customer_notes ?? null,
-      marketplace_id: input.marketplaceId ?? null,
-      customer_name: input.customerName ?? null,
-      customer_email: input.customerEmail ?? null,
-      order_ts: checked.orderTs,
-      requested_service_level: input.requestedServiceLevel ?? null,
-      standard_service_level: standardServiceLevelFor(input.standardServiceLevel ?? null, input.requestedServiceLevel ?? null),
-      accounting: checked.accounting,
-      shipping_address: checked.shippingAddress,
-      billing_address: checked.billingAddress,
-      fba: input.fba ? 1 : 0,
-      channel_will_fulfill: input.channelWillFulfill ? 1 : 0,
-      prime: input.prime ? 1 : 0,
-      business_order: input.businessOrder ? 1 : 0,
-      accepted_ts: null,
-      created_at: iso,
-      last_updated_ts: iso,
-    })
-    // A parallel create of the same channel order won: answer with that one, unchanged.
-    .onConflict((oc) => oc.columns(['account_id', 'channel_key', 'channel_order_id']).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  const order: OrderInsert = {
+    account_id: accountId,
+    storefront_id: source.storefrontId,
+    channel_key: source.channelKey,
+    channel: source.channel,
+    channel_label: source.channelLabel,
+    channel_order_id: input.channelOrderId,
+    channel_order_reference_number: input.channelOrderReferenceNumber ?? null,
+    status,
+    paid: status === 'PENDING' ? 1 : 0,
+    paid_ts: null,
+    cancellation_reason: null,
+    customer_notes: input.customer_notes ?? null,
+    marketplace_id: input.marketplaceId ?? null,
+    customer_name: input.customerName ?? null,
+    customer_email: input.customerEmail ?? null,
+    order_ts: checked.orderTs,
+    requested_service_level: input.requestedServiceLevel ?? null,
+    standard_service_level: standardServiceLevelFor(input.standardServiceLevel ?? null, input.requestedServiceLevel ?? null),
+    accounting: checked.accounting,
+    shipping_address: checked.shippingAddress,
+    billing_address: checked.billingAddress,
+    fba: input.fba ? 1 : 0,
+    channel_will_fulfill: input.channelWillFulfill ? 1 : 0,
+    prime: input.prime ? 1 : 0,
+    business_order: input.businessOrder ? 1 : 0,
+    accepted_ts: null,
+    created_at: iso,
+    last_updated_ts: iso,
+  };
+  // No read first: the insert itself finds a repeat (or a parallel create of the same channel order that
+  // won), and only then is the stored order read and answered, unchanged.
+  const inserted = await insertOrder.first(tx, rowArgsOf([order], ORDER_COLUMNS));
   if (!inserted) {
     const winner = await existing();
     if (!winner) throw invalidArgument('the order could not be stored; retry the request');
@@ -129,40 +161,34 @@ export async function createSalesOrder(
   const warehouses = await listAccountWarehouses(tx, accountId);
   const candidates = candidateWarehouses(warehouses, input.fba === true || input.channelWillFulfill === true);
   const fallback = defaultWarehouse(warehouses);
-  const toRoute: { lineId: number; productId: number; quantity: number }[] = [];
-  for (const [position, line] of checked.lines.entries()) {
+  const lineRows: LineInsert[] = checked.lines.map((line, position) => {
     const { requestedSku, ...columns } = line;
     const product = products.get(requestedSku) ?? null;
-    const row = await tx
-      .insertInto('sales_order_lines')
-      .values({
-        ...columns,
-        account_id: accountId,
-        order_id: inserted.id,
-        position,
-        status,
-        requested_sku: requestedSku,
-        product_id: product?.id ?? null,
-        sku: product?.sku ?? null,
-        cancel_quantity: 0,
-        shipped_quantity: 0,
-        returned_quantity: 0,
-        refund: null,
-        refund_reason: null,
-        created_at: iso,
-        updated_at: iso,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    // Unknown SKUs stay on the order (requestedSku kept, sku null) but reserve and route nothing.
-    if (product) toRoute.push({ lineId: row.id, productId: product.id, quantity: line.quantity });
-  }
+    return {
+      ...columns,
+      account_id: accountId,
+      order_id: inserted.id,
+      position,
+      status,
+      requested_sku: requestedSku,
+      product_id: product?.id ?? null,
+      sku: product?.sku ?? null,
+      cancel_quantity: 0,
+      shipped_quantity: 0,
+      returned_quantity: 0,
+      refund: null,
+      refund_reason: null,
+      created_at: iso,
+      updated_at: iso,
+    };
+  });
+  const lines = (await insertLines.all(tx, lineRows.length, rowArgsOf(lineRows, LINE_COLUMNS))).sort((a, b) => a.position - b.position);
+  // Unknown SKUs stay on the order (requestedSku kept, sku null) but reserve and route nothing.
+  const toRoute = lines.flatMap((l) => (l.product_id === null ? [] : [{ lineId: l.id, productId: l.product_id, quantity: l.quantity }]));
   // Stock rows are locked in product order, the same in every order, so two orders for the same SKUs
   // in different line orders do not deadlock each other on PostgreSQL.
   toRoute.sort((a, b) => a.productId - b.productId || a.lineId - b.lineId);
-  for (const line of toRoute) {
-    await routeLine(tx, accountId, { ...line, orderId: inserted.id }, candidates, fallback, now);
-  }
+  await routeNewOrderLines(tx, accountId, inserted.id, toRoute, candidates, fallback, now);
   // Units routed to a shipping / 3PL warehouse become that integration's work (need_to_ship).
   await fulfillment.syncOrder(tx, accountId, inserted.id, now);
   // An unpaid order is cancelled if still unpaid 30 days after orderTs (a delayed job, src/domain/orders/expiry.ts).

@@ -1,6 +1,7 @@
 import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
-import { withTx } from '../../../db/tx.js';
+import { inSavepoint } from '../../../db/savepoint.js';
+import { isRetryableTxError, withTx } from '../../../db/tx.js';
 import {
   InventoryItemRejected,
   applyInventoryItemV1,
@@ -30,7 +31,9 @@ export function registerUpdateInventory(app: App, deps: Deps) {
           'For absolute updates, units of orders routed after `pulled_ts`/`validAsOf` are subtracted too. ' +
           'Timestamps need a time zone.\n\n' +
           'A malformed request (types, identifier type, item count, not exactly one quantity field) is a 400 and ' +
-          'changes nothing. Otherwise every item runs in its own transaction and gets its own result: an unknown ' +
+          'changes nothing. Otherwise every item gets its own result and a failed item changes nothing (each runs in ' +
+          'its own savepoint of the call\'s one transaction; if the database fails, the whole call fails and ' +
+          'changes nothing, so it can be retried): an unknown ' +
           'warehouse, one whose stock another integration controls, one outside an inventory:self token\'s ' +
           'warehouses, or a delta that would take the available quantity below zero fails that item only and ' +
           'changes nothing for it. Unknown SKUs are created with the identifiers given. `errorMessage` is "" on ' +
@@ -44,27 +47,33 @@ export function registerUpdateInventory(app: App, deps: Deps) {
       const plan = planInventoryUpdate(request.body);
       const db = deps.db.db;
       const context = await loadInventoryUpdateContext(db, principal);
-      const results: InventoryItemResultV1[] = [];
-      for (const item of plan.items) {
-        try {
+      // One transaction for the whole call, each item in its own savepoint: an item that fails changes
+      // nothing and does not affect the others, and the call commits once instead of once per item.
+      const results = await withTx(db, async (tx) => {
+        const out: InventoryItemResultV1[] = [];
+        for (const item of plan.items) {
           const now = deps.clock.now();
-          results.push(await withTx(db, (tx) => applyInventoryItemV1(tx, principal, context, item, now, plan.asOf)));
-        } catch (error) {
-          if (error instanceof InventoryItemRejected) {
-            results.push(error.result);
-            continue;
+          try {
+            out.push(await inSavepoint(tx, () => applyInventoryItemV1(tx, principal, context, item, now, plan.asOf), () => true));
+          } catch (error) {
+            if (error instanceof InventoryItemRejected) {
+              out.push(error.result);
+              continue;
+            }
+            // A lock or serialization failure runs the whole call again (withTx); a lost database fails
+            // it (nothing is committed, so a retry is safe).
+            if (isRetryableTxError(error)) throw error;
+            request.log.error({ err: error, sku: item.sku }, 'inventory item failed');
+            out.push({
+              SKU: item.sku,
+              warehouseId: 'id' in item.warehouse ? item.warehouse.id : null,
+              success: false,
+              errorMessage: `internal error; this item was not applied (referenceId ${request.id})`,
+            });
           }
-          // The earlier items are committed: answering 500 now would invite a retry of the whole batch and
-          // apply their deltas twice, so this item alone reports the failure.
-          request.log.error({ err: error, sku: item.sku }, 'inventory item failed');
-          results.push({
-            SKU: item.sku,
-            warehouseId: 'id' in item.warehouse ? item.warehouse.id : null,
-            success: false,
-            errorMessage: `internal error; this item was not applied (referenceId ${request.id})`,
-          });
         }
-      }
+        return out;
+      });
       return { results };
     },
   );

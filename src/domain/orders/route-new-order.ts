@@ -1,0 +1,141 @@
+import type { Selectable } from 'kysely';
+import { argList, argRow, compiledBySize, everyColumn, listArgsOf, rowArgsOf } from '../../db/compiled.js';
+import type { OrderLineRoutesTable } from '../../db/schema.js';
+import type { Tx } from '../../db/tx.js';
+import type { WarehouseRow } from '../accounts/warehouses.js';
+import { availableByProduct, recordReservations, reserveStockLeaving, type LedgerEntry } from '../inventory/reserved-stock.js';
+import { touchProductsInventory } from '../inventory/stock-touch.js';
+import { routeLine, type LineToRoute, type RoutingPlace } from './routing.js';
+
+/**
+ * Routing of a new order's lines (the rules are routing.ts's), in as few statements as the rules allow:
+ * the candidates' stock of every SKU is read once, each placement is still one conditional UPDATE (a lost
+ * race re-reads that SKU, as routeLine does), and the ledger rows, routes and inventory timestamps of all
+ * lines are written with one statement each. An order with a kit line takes routeLine line by line (kits
+ * reserve component stock, which the one read could not see).
+ */
+
+export type RouteRow = Selectable<OrderLineRoutesTable>;
+
+/** As routing.ts: re-reads after lost races are bounded; what is still unplaced is backordered. */
+const MAX_PLACEMENT_ATTEMPTS = 50;
+
+const kitsAmong = compiledBySize<{ kit_product_id: number }, Record<string, unknown>>((db, arg, n) =>
+  db
+    .selectFrom('kit_components')
+    .select('kit_product_id')
+    .distinct()
+    .where('account_id', '=', arg<number>('accountId'))
+    .where('kit_product_id', 'in', argList<number>(arg, 'p', n)),
+);
+
+const ROUTE_COLUMNS = everyColumn<RouteInsert>()([
+  'account_id',
+  'order_id',
+  'line_id',
+  'warehouse_id',
+  'product_id',
+  'quantity',
+  'reserved_quantity',
+  'backorder_quantity',
+  'shipped_quantity',
+  'cancelled_quantity',
+  'assembled_quantity',
+  'routed_at',
+  'updated_at',
+]);
+type RouteInsert = Omit<RouteRow, 'id'>;
+const insertRoutes = compiledBySize<RouteRow, Record<string, unknown>>((db, arg, n) =>
+  db
+    .insertInto('order_line_routes')
+    .values(Array.from({ length: n }, (_, i) => argRow<RouteInsert>(arg, i, ROUTE_COLUMNS)))
+    .returningAll(),
+);
+
+/** The candidate with the most available units (ties: lowest warehouse id), as mostAvailable picks it. */
+function bestCandidate(stock: Map<number, number>, candidates: readonly number[]): { warehouseId: number; available: number } | null {
+  let best: { warehouseId: number; available: number } | null = null;
+  for (const warehouseId of candidates) {
+    const available = stock.get(warehouseId) ?? 0;
+    if (available <= 0) continue;
+    if (!best || available > best.available || (available === best.available && warehouseId < best.warehouseId)) best = { warehouseId, available };
+  }
+  return best;
+}
+
+/**
+ * Routes the lines of a new order (sorted by product, then line: the lock order) and answers the routes
+ * written, or null when a kit line made it take routeLine (the caller then reads the routes back).
+ */
+export async function routeNewOrderLines(
+  tx: Tx,
+  accountId: number,
+  orderId: number,
+  lines: readonly Omit<LineToRoute, 'orderId'>[],
+  candidates: number[],
+  fallback: WarehouseRow | null,
+  now: Date,
+): Promise<RouteRow[] | null> {
+  if (lines.length === 0) return [];
+  const productIds = [...new Set(lines.map((l) => l.productId))];
+  const kits = await kitsAmong.all(tx, productIds.length, { accountId, ...listArgsOf('p', productIds) });
+  if (kits.length > 0) {
+    for (const line of lines) await routeLine(tx, accountId, { ...line, orderId }, candidates, fallback, now);
+    return null;
+  }
+  const stock = candidates.length > 0 ? await availableByProduct(tx, accountId, productIds) : new Map<number, Map<number, number>>();
+  const ledger: LedgerEntry[] = [];
+  const iso = now.toISOString();
+  const routes: RouteInsert[] = [];
+  const touched = new Set<number>();
+  for (const line of lines) {
+    const placed = new Map<number, RoutingPlace>();
+    const place = (warehouseId: number) => {
+      let entry = placed.get(warehouseId);
+      if (!entry) placed.set(warehouseId, (entry = { warehouseId, reserved: 0, backordered: 0 }));
+      return entry;
+    };
+    let remaining = line.quantity;
+    for (let attempt = 0; remaining > 0 && candidates.length > 0 && attempt < MAX_PLACEMENT_ATTEMPTS; attempt++) {
+      const productStock = stock.get(line.productId)!;
+      const top = bestCandidate(productStock, candidates);
+      if (!top) break;
+      const take = Math.min(remaining, top.available);
+      const left = await reserveStockLeaving(tx, accountId, line.productId, top.warehouseId, take, now);
+      if (left === null) {
+        // A parallel order took units first: read this SKU's stock again, as routeLine would.
+        stock.set(line.productId, (await availableByProduct(tx, accountId, [line.productId])).get(line.productId)!);
+        continue;
+      }
+      productStock.set(top.warehouseId, left);
+      place(top.warehouseId).reserved += take;
+      remaining -= take;
+    }
+    if (remaining > 0 && fallback) place(fallback.id).backordered += remaining;
+    for (const p of placed.values()) {
+      if (p.reserved > 0) {
+        ledger.push({ productId: line.productId, warehouseId: p.warehouseId, lineId: line.lineId, units: p.reserved });
+        touched.add(line.productId);
+      }
+      routes.push({
+        account_id: accountId,
+        order_id: orderId,
+        line_id: line.lineId,
+        warehouse_id: p.warehouseId,
+        product_id: line.productId,
+        quantity: p.reserved + p.backordered,
+        reserved_quantity: p.reserved,
+        backorder_quantity: p.backordered,
+        shipped_quantity: 0,
+        cancelled_quantity: 0,
+        assembled_quantity: null,
+        routed_at: iso,
+        updated_at: iso,
+      });
+    }
+  }
+  await recordReservations(tx, accountId, ledger, now);
+  const written = routes.length === 0 ? [] : await insertRoutes.all(tx, routes.length, rowArgsOf(routes, ROUTE_COLUMNS));
+  await touchProductsInventory(tx, accountId, [...touched], now);
+  return written;
+}
