@@ -51,6 +51,8 @@ const pointerToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1
  * admits the value (when two branches might, it stops: ajv decides). $ref is not followed.
  */
 function collectOverCap(schema: SchemaNode, data: unknown, instancePath: string, schemaPath: string, out: ErrorObject[]): void {
+  // Most of a body (strings, numbers, objects without lists) has no cap below it: not walked at all.
+  if (!hasCap(schema)) return;
   if (Array.isArray(data)) {
     const limit = schema.maxItems;
     if (typeof limit === 'number' && data.length > limit) {
@@ -97,8 +99,19 @@ function collectOverCap(schema: SchemaNode, data: unknown, instancePath: string,
   }
 }
 
-/** Whether any array or map the walk below can reach has a cap (most query and path schemas have none). */
+const capped = new WeakMap<SchemaNode, boolean>();
+
+/**
+ * Whether any array or map the walk below can reach has a cap (most query and path schemas have none).
+ * Remembered per schema node: the walk asks it for every node of every request body.
+ */
 function hasCap(schema: SchemaNode): boolean {
+  let known = capped.get(schema);
+  if (known === undefined) capped.set(schema, (known = findsCap(schema)));
+  return known;
+}
+
+function findsCap(schema: SchemaNode): boolean {
   if (typeof schema.maxItems === 'number' || typeof schema.maxProperties === 'number') return true;
   const subs: unknown[] = [schema.items, ...Object.values(isNode(schema.properties) ? schema.properties : {})];
   for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
