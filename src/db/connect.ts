@@ -1,3 +1,4 @@
+import { startWalCheckpointer, WAL_BACKSTOP_PAGES } from './wal-checkpointer.js';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
@@ -90,6 +91,10 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
   const sqlite = new SQLite(options.sqliteFile);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
+  // An on-disk database is checkpointed from a worker thread; this connection's own automatic checkpoint
+  // (on a request's COMMIT) remains as a backstop only (src/db/wal-checkpointer.ts).
+  const checkpointer = onDisk ? startWalCheckpointer(options.sqliteFile) : null;
+  if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
   sqlite.pragma('foreign_keys = ON');
   // Another process (a separate worker or the CLI) may hold the write lock briefly.
   sqlite.pragma('busy_timeout = 5000');
@@ -112,6 +117,7 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
     raw: { sqlite },
     close: async () => {
       clearInterval(optimizer);
+      await checkpointer?.stop();
       await db.destroy();
     },
   };
