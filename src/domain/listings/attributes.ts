@@ -1,5 +1,7 @@
 import type { Db, Tx } from '../../db/tx.js';
+import type { DbHandle } from '../../db/connect.js';
 import { randomHex } from '../../lib/crypto.js';
+import { readRows } from './fast-rows.js';
 import { canonicalValue, valueOf } from './attribute-input.js';
 import type { AttributeGroupName, AttributeInput, AttributeOwnerType, AttributeValue, AttributeValueKinds } from './model.js';
 
@@ -109,8 +111,8 @@ export type AttributeGroups = Map<AttributeGroupName, AttributeValue[]>;
 /** Key of an owner in the map loadAttributes returns. */
 export const ownerKey = (type: AttributeOwnerType, id: number) => `${type}${id}`;
 
-/** Every value of the owners, grouped: ownerKey → group → values in position order. */
-export async function loadAttributes(db: Db, accountId: number, owners: AttributeOwner[]): Promise<Map<string, AttributeGroups>> {
+/** Every value of the owners, grouped: ownerKey → group → values in position order; `handle` as in loadListingViews. */
+export async function loadAttributes(db: Db, accountId: number, owners: AttributeOwner[], handle?: DbHandle): Promise<Map<string, AttributeGroups>> {
   const result = new Map<string, AttributeGroups>();
   const listingIds = owners.filter((o) => o.type === 'L').map((o) => o.id);
   const variantIds = owners.filter((o) => o.type === 'V').map((o) => o.id);
@@ -121,17 +123,25 @@ export async function loadAttributes(db: Db, accountId: number, owners: Attribut
     // Chunked so a page of 100 variants never builds an IN list past the databases' parameter limits.
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
-      const rows = await db
-        .selectFrom('listing_attributes')
-        .select(['owner_id', 'group_name', 'attribute_id', 'value', 'version_id', 'updated_at', 'submitted_at'])
-        .where('account_id', '=', accountId)
-        .where('owner_type', '=', type)
-        .where('owner_id', 'in', chunk)
-        .orderBy('owner_id')
-        .orderBy('group_name')
-        .orderBy('position')
-        .orderBy('id')
-        .execute();
+      const rows = await readRows(
+        db,
+        handle,
+        db
+          .selectFrom('listing_attributes')
+          .select(['id', 'position', 'owner_id', 'group_name', 'attribute_id', 'value', 'version_id', 'updated_at', 'submitted_at'])
+          .where('account_id', '=', accountId)
+          .where('owner_type', '=', type)
+          .where('owner_id', 'in', chunk)
+          .orderBy('owner_id')
+          .orderBy('group_name'),
+      );
+      // The index gives (owner, group) order; position and id are sorted here, which on SQLite costs far
+      // less than the temporary B-tree an ORDER BY on them takes. Group names are ASCII, so `<` orders
+      // them as the databases do.
+      rows.sort(
+        (a, b) =>
+          a.owner_id - b.owner_id || (a.group_name < b.group_name ? -1 : a.group_name > b.group_name ? 1 : 0) || a.position - b.position || a.id - b.id,
+      );
       for (const r of rows) {
         const key = ownerKey(type, r.owner_id);
         let groups = result.get(key);

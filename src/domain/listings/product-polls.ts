@@ -1,3 +1,4 @@
+import type { DbHandle } from '../../db/connect.js';
 import type { Db } from '../../db/tx.js';
 import type { ListingView, VariantView } from './model.js';
 import { loadListingViews, loadVariantViews } from './view.js';
@@ -58,9 +59,10 @@ export async function listProductDataPoll(
   accountId: number,
   kind: ProductPollKind,
   filter: PollFilter,
+  handle?: DbHandle,
 ): Promise<{ listings: ListingView[]; next: PollPosition | null }> {
   const page = await productPollPage(db, accountId, kind, filter);
-  const listings = await loadListingViews(db, accountId, page.ids, { forPoll: true });
+  const listings = await loadListingViews(db, accountId, page.ids, { forPoll: true }, handle);
   return { listings, next: page.next };
 }
 

@@ -68,7 +68,7 @@ export function registerListDriftSkus(app: App, deps: Deps) {
       const principal = principalOf(request);
       const query = request.query as Record<string, unknown>;
       const result = await listDriftSkus(
-        deps.db.db,
+        deps.db,
         principal.accountId,
         {
           storefrontId: principal.storefrontId!,

@@ -38,7 +38,7 @@ export function registerListProductDataUpdated(app: App, deps: Deps) {
       const principal = principalOf(request);
       const storefrontId = principal.storefrontId!;
       const filter = pollFilter(deps, CURSOR_ROUTE, storefrontId, request.query as Record<string, unknown>);
-      const page = await listProductDataPoll(deps.db.db, principal.accountId, 'updated', filter);
+      const page = await listProductDataPoll(deps.db.db, principal.accountId, 'updated', filter, deps.db);
       return { listings: page.listings, nextPageCursor: pollCursor(deps, CURSOR_ROUTE, storefrontId, page.next) };
     },
   );
