@@ -33,7 +33,8 @@ import { createAccount, issueSellerToken } from '../src/domain/accounts/accounts
 import { SCOPES } from '../src/domain/accounts/principal.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import { oneYearBefore } from '../src/domain/orders/list-orders.js';
-import { envInt, machineLines } from './common.js';
+import { envInt, machineLines, median } from './common.js';
+import { runOrderReference } from './order-reference.js';
 import { expectOk, installPartner, resultRows, runMain, runScenarios, selectedScenarios, type Scenario as HarnessScenario, withBenchService, writeSection } from './harness.js';
 import { explainStatement } from './plans.js';
 import { ORDERS_PER_TX, cloneOrders, twoLineOrderBody } from './seed.js';
@@ -50,6 +51,7 @@ const SKU_COUNT = envInt('BENCH_ORDER_SKUS', 200, 10);
 const WARMUP_SECONDS = 2;
 const STOCK_PER_SKU = 1_000_000;
 const DEEP_TARGET = 1.5;
+const CREATE_TARGET = 1500;
 const ALL_SCENARIOS = ['create', 'need-to-ship', 'list-first', 'list-deep'] as const;
 type ScenarioName = (typeof ALL_SCENARIOS)[number];
 
@@ -221,6 +223,16 @@ async function main() {
 
     const byName = (name: ScenarioName) => summary.find((s) => s.scenario.name === name) ?? null;
 
+    // The database floor beside the create scenario (SQLite: the same transaction against better-sqlite3).
+    const references: number[] = [];
+    if (byName('create') && 'sqlite' in deps.db.raw) {
+      const pairs = Array.from({ length: SKU_COUNT }, (_, i): [number, number] => [productIds[i]!, productIds[(i + 1) % SKU_COUNT]!]);
+      for (let run = 0; run < RUNS; run++) {
+        const result = runOrderReference(deps.db.raw.sqlite, { accountId, storefrontId: channel.installationId, installationId: shipping.installationId, productIds: pairs }, DURATION);
+        references.push(result.ordersPerSecond);
+      }
+    }
+
     const lines = [
       '## Orders benchmark',
       '',
@@ -238,7 +250,19 @@ async function main() {
       ...resultRows(summary),
       '',
     ];
-    if (byName('create')) {
+    const create = byName('create');
+    if (create && references.length > 0) {
+      const reference = median(references);
+      lines.push(
+        `(r) Reference, the same order-shaped transaction written directly against better-sqlite3 (bench/order-reference.ts: prepared statements, ` +
+          `one connection, this database and schema, no HTTP): **${Math.round(reference)} orders/s** (runs: ${references.map((r) => Math.round(r)).join(', ')}). ` +
+          `The create route reaches ${((100 * create.rps) / reference).toFixed(0)} % of it.`,
+        '',
+        `**Target:** order creation ≥ ${CREATE_TARGET.toLocaleString('en-US')} orders/s. Measured ${Math.round(create.rps)}: **${create.rps >= CREATE_TARGET ? 'met' : 'NOT met'}**.`,
+        '',
+      );
+    }
+    if (create) {
       lines.push(
         `The create scenario stored ${created.toLocaleString('en-US')} new orders (warm-up included), each 2 lines reserved and routed, with its fulfillment order, ` +
           'one transaction per order; the orders it adds are newer than the seeded ones, so they change neither listed page.',
