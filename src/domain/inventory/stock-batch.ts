@@ -1,6 +1,5 @@
 import { sql, type CompiledQuery } from 'kysely';
 import type { Db } from '../../db/tx.js';
-import { refreshVariantStock } from './variant-stock-sync.js';
 import { newStockRow, type StockChange } from './stock.js';
 
 /**
@@ -186,28 +185,6 @@ export function stockUpdater(db: Db): (accountId: number, key: StockKey, change:
     const result = await db.executeQuery({ ...query, parameters });
     return Number(result.numAffectedRows ?? 0) === 1;
   };
-}
-
-/**
- * What applyStockChange does after its update, once per product of a batch: the product's inventory
- * timestamp moves forward (it orders GET /v1/inventory) and the listing variants' stock copy follows.
- */
-export async function touchProductsInventory(db: Db, accountId: number, productIds: readonly number[], now: Date): Promise<void> {
-  const ids = [...new Set(productIds)].sort((a, b) => a - b);
-  if (ids.length === 0) return;
-  const iso = now.toISOString();
-  for (let i = 0; i < ids.length; i += SLICE) {
-    await db
-      .updateTable('products')
-      .set({ inventory_updated_at: iso })
-      .where('id', 'in', ids.slice(i, i + SLICE))
-      // `+ 0`: the tenancy filter must not steer SQLite (no statistics) to an account-wide index range
-      // (products_account_inventory_updated) instead of the primary-key lookups of the ids.
-      .where(sql<number>`${sql.ref('account_id')} + 0`, '=', accountId)
-      .where('inventory_updated_at', '<', iso)
-      .execute();
-  }
-  await refreshVariantStock(db, accountId, ids, now);
 }
 
 /** Available and reserved units per (product, warehouse) of some products, keyed `productId:warehouseId`. */

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
 import { refreshVariantStock } from './variant-stock-sync.js';
@@ -11,20 +12,35 @@ export async function touchProductInventory(tx: Db, accountId: number, productId
   await touchProductsInventory(tx, accountId, [productId], now);
 }
 
-const touchProducts = compiledBySize<never, Record<string, unknown>>((db, arg, n) =>
-  db
-    .updateTable('products')
-    .set({ inventory_updated_at: arg('iso') })
-    .where('account_id', '=', arg<number>('accountId'))
-    .where('id', 'in', argList<number>(arg, 'p', n))
-    .where('inventory_updated_at', '<', arg('iso')),
+/** Products per statement: a batch of any size touches its products in slices of this many. */
+const SLICE = 100;
+
+const touchProducts = compiledBySize<never, Record<string, unknown>>(
+  (db, arg, n) =>
+    db
+      .updateTable('products')
+      .set({ inventory_updated_at: arg('iso') })
+      .where('id', 'in', argList<number>(arg, 'p', n))
+      // `+ 0`: the tenancy filter must not steer SQLite (no statistics) to an account-wide index range
+      // (products_account_inventory_updated) instead of the primary-key lookups of the ids.
+      .where(sql<number>`${sql.ref('account_id')} + 0`, '=', arg<number>('accountId'))
+      .where('inventory_updated_at', '<', arg('iso')),
+  SLICE,
 );
 
-/** touchProductInventory for several products at once (a new order's reserved SKUs). */
+/**
+ * What applyStockChange does after its update, once per product of a batch (a new order's reserved SKUs,
+ * a v1 update's items, an import's lines): the product's inventory timestamp moves forward (it orders
+ * GET /v1/inventory) and the listing variants' stock copy follows.
+ */
 export async function touchProductsInventory(tx: Db, accountId: number, productIds: readonly number[], now: Date): Promise<void> {
-  if (productIds.length === 0) return;
-  const ids = [...productIds].sort((a, b) => a - b);
-  await touchProducts.all(tx, ids.length, { accountId, iso: now.toISOString(), ...listArgsOf('p', ids) });
+  const ids = [...new Set(productIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return;
+  const iso = now.toISOString();
+  for (let i = 0; i < ids.length; i += SLICE) {
+    const slice = ids.slice(i, i + SLICE);
+    await touchProducts.all(tx, slice.length, { accountId, iso, ...listArgsOf('p', slice) });
+  }
   // Listing variants carry a copy of the stock (storefront inventory polls and drift read it).
   await refreshVariantStock(tx, accountId, ids, now);
 }

@@ -41,6 +41,11 @@ export interface StockChangeOptions {
    */
   observedAt?: Date | null;
   rejectStale?: boolean;
+  /**
+   * Batch writers: the product is added here instead of being touched at once, and the caller touches
+   * every collected product once before its transaction commits (touchProductsInventory).
+   */
+  touchLater?: Set<number>;
 }
 
 const RETURNING = [
@@ -194,7 +199,8 @@ export async function applyStockChange(
     return { ok: false, reason: 'STALE', message: 'a newer observation of this SKU in this warehouse is already recorded' };
   }
   // The product's inventory timestamp and the listing variants' stock copy follow.
-  await touchProductInventory(db, accountId, productId, now);
+  if (options.touchLater) options.touchLater.add(productId);
+  else await touchProductInventory(db, accountId, productId, now);
   return { ok: true, row: toStockRow(updated) };
 }
 

@@ -85,6 +85,7 @@ export async function applyInventoryItemV1(
   item: InventoryItemV1,
   now: Date,
   asOf: Date | null,
+  touchLater?: Set<number>,
 ): Promise<InventoryItemResultV1> {
   const warehouse = findWarehouse(principal, context, item.warehouse);
   const fail = (warehouseId: number | null, errorMessage: string) =>
@@ -107,6 +108,7 @@ export async function applyInventoryItemV1(
     binLocation: item.binLocation,
     // pulled_ts / validAsOf is when the counts were taken: recorded as the row's observation time.
     observedAt: item.change.mode === 'delta' ? null : asOf,
+    ...(touchLater ? { touchLater } : {}),
   });
   if (!outcome.ok) throw fail(warehouse.id, outcome.message);
   return { SKU: item.sku, warehouseId: warehouse.id, success: true, errorMessage: '' };

@@ -8,11 +8,11 @@ import {
   deleteNewStockRows,
   ensureStockRows,
   stockUpdater,
-  touchProductsInventory,
   upsertStockChanges,
   type KeyedStockChange,
   type StockKey,
 } from '../../inventory/stock-batch.js';
+import { touchProductsInventory } from '../../inventory/stock-touch.js';
 import { MAX_QUANTITY } from '../../inventory/v2-update.js';
 import { clip, lineError, parseWholeNumber, skuProblem } from './cells.js';
 import { mapHeader } from './header-map.js';

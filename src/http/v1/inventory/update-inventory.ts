@@ -8,6 +8,7 @@ import {
   loadInventoryUpdateContext,
   type InventoryItemResultV1,
 } from '../../../domain/inventory/v1-update.js';
+import { touchProductsInventory } from '../../../domain/inventory/stock-touch.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { InventoryUpdateResultV1, InventoryUpdateV1 } from '../../schemas/inventory-v1.js';
@@ -51,10 +52,12 @@ export function registerUpdateInventory(app: App, deps: Deps) {
       // nothing and does not affect the others, and the call commits once instead of once per item.
       const results = await withTx(db, async (tx) => {
         const out: InventoryItemResultV1[] = [];
+        // The changed products' inventory timestamps and listing stock copies move once, after the items.
+        const touched = new Set<number>();
         for (const item of plan.items) {
           const now = deps.clock.now();
           try {
-            out.push(await inSavepoint(tx, () => applyInventoryItemV1(tx, principal, context, item, now, plan.asOf), () => true));
+            out.push(await inSavepoint(tx, () => applyInventoryItemV1(tx, principal, context, item, now, plan.asOf, touched), () => true));
           } catch (error) {
             if (error instanceof InventoryItemRejected) {
               out.push(error.result);
@@ -72,6 +75,7 @@ export function registerUpdateInventory(app: App, deps: Deps) {
             });
           }
         }
+        await touchProductsInventory(tx, principal.accountId, [...touched], deps.clock.now());
         return out;
       });
       return { results };
