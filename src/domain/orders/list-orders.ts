@@ -4,6 +4,8 @@ import { listAccountWarehouses } from '../accounts/warehouses.js';
 import type { OrderStatus } from './model.js';
 import { orderViews, type SalesOrderV1 } from './view.js';
 import { orderScopeOf, withWarehouseFilter } from './visibility.js';
+import type { DbHandle } from '../../db/connect.js';
+import { selectRows } from '../../db/raw-rows.js';
 
 /**
  * GET /v1/salesOrder (document 4.6, resolutions §1): oldest lastUpdatedTs first, keyset on
@@ -48,6 +50,8 @@ export async function listSalesOrders(
   filter: OrderListFilter,
   after: OrderKeyset | null,
   pageLength: number,
+  /** The handle of `db`: lets the page's wide reads build their rows faster on SQLite (src/db/raw-rows.ts). */
+  handle?: DbHandle,
 ): Promise<OrderListPage> {
   const accountId = principal.accountId;
   let scope = orderScopeOf(principal);
@@ -78,9 +82,9 @@ export async function listSalesOrders(
   if (after !== null) {
     query = query.where((eb) => eb(eb.refTuple('o.last_updated_ts', 'o.id'), '>', eb.tuple(after.ts, after.id)));
   }
-  const rows = await query.orderBy('o.last_updated_ts').orderBy('o.id').limit(pageLength + 1).execute();
+  const rows = await selectRows(db, handle, query.orderBy('o.last_updated_ts').orderBy('o.id').limit(pageLength + 1));
   const page = rows.slice(0, pageLength);
   const last = page[page.length - 1];
   const next = rows.length > pageLength && last ? { ts: last.last_updated_ts, id: last.id } : null;
-  return { results: await orderViews(db, principal, page, scope), next };
+  return { results: await orderViews(db, principal, page, scope, handle), next };
 }

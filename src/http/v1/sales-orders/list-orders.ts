@@ -112,7 +112,7 @@ export function registerListOrders(app: App, deps: Deps) {
               pageLength: query.pageLength ?? DEFAULT_PAGE_LENGTH,
               after: null,
             };
-      const page = await listSalesOrders(deps.db.db, principal, state.filter, state.after, state.pageLength);
+      const page = await listSalesOrders(deps.db.db, principal, state.filter, state.after, state.pageLength, deps.db);
       const next: ListToken | null = page.next
         ? { filter: state.filter, pageLength: state.pageLength, after: page.next }
         : null;

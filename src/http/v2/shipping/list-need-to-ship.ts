@@ -34,7 +34,7 @@ export function registerListNeedToShip(app: App, deps: Deps) {
       const query = request.query as Record<string, unknown>;
       const isOwn = (v: unknown): v is QueueCursor => isQueueCursor(v) && v.n === principal.installationId;
       const cursor = decodeV2Cursor(deps.signer, CURSOR_ROUTE, query.cursor as string | undefined, isOwn);
-      const page = await listNeedToShip(deps.db.db, principal, cursor?.i ?? null, clampPageSize(v2Query(query, 'pageSize') as number | undefined));
+      const page = await listNeedToShip(deps.db.db, principal, cursor?.i ?? null, clampPageSize(v2Query(query, 'pageSize') as number | undefined), deps.db);
       return {
         orders: page.items,
         nextCursor: page.nextAfter === null ? '' : encodeCursor(deps.signer, CURSOR_ROUTE, { i: page.nextAfter, n: principal.installationId } satisfies QueueCursor),
