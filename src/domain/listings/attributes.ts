@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../../db/tx.js';
 import type { DbHandle } from '../../db/connect.js';
 import { randomHex } from '../../lib/crypto.js';
-import { readRows } from './fast-rows.js';
+import { selectRows } from '../../db/raw-rows.js';
 import { canonicalValue, valueOf } from './attribute-input.js';
 import type { AttributeGroupName, AttributeInput, AttributeOwnerType, AttributeValue, AttributeValueKinds } from './model.js';
 
@@ -123,7 +123,7 @@ export async function loadAttributes(db: Db, accountId: number, owners: Attribut
     // Chunked so a page of 100 variants never builds an IN list past the databases' parameter limits.
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
-      const rows = await readRows(
+      const rows = await selectRows(
         db,
         handle,
         db

@@ -8,7 +8,7 @@ import { moneyAmountText } from '../../lib/money.js';
 import type { AttributeGroupName, AttributeValue, AttributeValueKinds, ListingView, SaleInput, SaleView, VariantView } from './model.js';
 import { storefrontSettingsFor } from './storefront-settings.js';
 import type { DbHandle } from '../../db/connect.js';
-import { readRows } from './fast-rows.js';
+import { selectRows } from '../../db/raw-rows.js';
 
 /**
  * The v2 listing and variant shapes (2.12), built from the listing tables. `forPoll` renders what a channel
@@ -142,7 +142,7 @@ async function variantRowsOfListings(db: Db, accountId: number, listingIds: numb
   for (let i = 0; i < listingIds.length; i += 500) {
     const chunk = listingIds.slice(i, i + 500);
     rows.push(
-      ...(await readRows(
+      ...(await selectRows(
         db,
         handle,
         db
@@ -161,11 +161,11 @@ async function variantRowsOfListings(db: Db, accountId: number, listingIds: numb
 
 /**
  * Listings in the order of `listingIds` (ids not found in the account are skipped). `handle`, when `db` is
- * its database, lets the page reads take SQLite's faster row path (fast-rows.ts).
+ * its database, lets the page reads take SQLite's faster row path (src/db/raw-rows.ts).
  */
 export async function loadListingViews(db: Db, accountId: number, listingIds: number[], options: ViewOptions, handle?: DbHandle): Promise<ListingView[]> {
   if (listingIds.length === 0) return [];
-  const listings = await readRows(db, handle, db.selectFrom('listings').selectAll().where(accountFilterById(accountId)).where('id', 'in', listingIds));
+  const listings = await selectRows(db, handle, db.selectFrom('listings').selectAll().where(accountFilterById(accountId)).where('id', 'in', listingIds));
   const variants = await variantRowsOfListings(
     db,
     accountId,
