@@ -10,7 +10,7 @@ import { standardServiceLevelFor } from './model.js';
 import { validateCreateInput, type CreateOrderInput } from './order-input.js';
 import { candidateWarehouses, defaultWarehouse } from './routing.js';
 import { routeNewOrderLines } from './route-new-order.js';
-import { orderViews, type SalesOrderV1 } from './view.js';
+import { newOrderView, orderViews, type SalesOrderV1 } from './view.js';
 import { resolveRequestedSkus } from './sku-resolution.js';
 import type { FulfillmentPort } from './fulfillment-port.js';
 import { scheduleUnpaidExpiry } from './expiry.js';
@@ -188,10 +188,12 @@ export async function createSalesOrder(
   // Stock rows are locked in product order, the same in every order, so two orders for the same SKUs
   // in different line orders do not deadlock each other on PostgreSQL.
   toRoute.sort((a, b) => a.productId - b.productId || a.lineId - b.lineId);
-  await routeNewOrderLines(tx, accountId, inserted.id, toRoute, candidates, fallback, now);
+  const routes = await routeNewOrderLines(tx, accountId, inserted.id, toRoute, candidates, fallback, now);
   // Units routed to a shipping / 3PL warehouse become that integration's work (need_to_ship).
   await fulfillment.syncOrder(tx, accountId, inserted.id, now);
   // An unpaid order is cancelled if still unpaid 30 days after orderTs (a delayed job, src/domain/orders/expiry.ts).
   if (status === 'PENDING_PAYMENT') await scheduleUnpaidExpiry(tx, accountId, inserted.id, inserted.order_ts, now);
-  return { created: true, order: (await orderViews(tx, principal, [inserted], scope))[0]! };
+  // The answer is built from the rows just written (an order routed line by line is read back).
+  const view = routes ? await newOrderView(tx, principal, inserted, lines, routes) : (await orderViews(tx, principal, [inserted], scope))[0]!;
+  return { created: true, order: view };
 }

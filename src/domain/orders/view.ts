@@ -11,6 +11,7 @@ import { kitComponentsByRoute, type KitComponentsV1 } from './kit-view.js';
 import { accountFilterById } from '../../db/tenancy.js';
 import type { DbHandle } from '../../db/connect.js';
 import { selectRows } from '../../db/raw-rows.js';
+import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
 
 /** The v1 sales order shape (document 2.10), assembled from the order, line and route rows. */
 
@@ -165,13 +166,35 @@ function shipByOf(lines: LineItemV1[]): string | null {
   return times.length === 0 ? null : times.reduce((a, b) => (a < b ? a : b));
 }
 
-/**
- * Orders in the given order, each with its lines and routes as the scope lets the caller see them. `handle`
- * (the handle of `db`) lets the wide line and route reads build their rows faster on SQLite (src/db/raw-rows.ts).
- */
-export async function orderViews(db: Db, principal: Principal, orders: OrderRow[], scope: OrderScope, handle?: DbHandle): Promise<SalesOrderV1[]> {
-  if (orders.length === 0) return [];
-  const accountId = principal.accountId;
+/** What an order view is built from, for a set of orders. */
+interface OrderParts {
+  lines: LineRow[];
+  routes: RouteRow[];
+  packagesOf: Awaited<ReturnType<typeof packagesByOrder>>;
+  returnsOf: Awaited<ReturnType<typeof returnOrdersByOrder>>;
+  kitComponents: Map<number, KitComponentsV1>;
+  productById: Map<number, ProductInfo>;
+}
+
+// Every order view reads it (compiled once per IN-list size: src/db/compiled.ts).
+const productsById = compiledBySize<{ id: number; title: string | null; standard_product_id: string | null }, Record<string, unknown>>(
+  (db, arg, n) =>
+    db
+      .selectFrom('products')
+      .select(['id', 'title', 'standard_product_id'])
+      .where(accountFilterById(arg<number>('accountId')))
+      .where('id', 'in', argList<number>(arg, 'p', n)),
+  100,
+);
+
+/** Catalog title and identifier of the lines' products. */
+async function productInfo(db: Db, accountId: number, lines: readonly LineRow[]): Promise<Map<number, ProductInfo>> {
+  const productIds = [...new Set(lines.map((l) => l.product_id).filter((id): id is number => id !== null))];
+  const products = productIds.length === 0 ? [] : await productsById.all(db, productIds.length, { accountId, ...listArgsOf('p', productIds) });
+  return new Map(products.map((p) => [p.id, { title: p.title, standardProductId: p.standard_product_id }]));
+}
+
+async function loadOrderParts(db: Db, accountId: number, orders: OrderRow[], scope: OrderScope, handle?: DbHandle): Promise<OrderParts> {
   const ids = orders.map((o) => o.id);
   let routeQuery = db.selectFrom('order_line_routes').selectAll().where('account_id', '=', accountId).where('order_id', 'in', ids);
   if (scope.warehouseIds !== null) {
@@ -191,17 +214,37 @@ export async function orderViews(db: Db, principal: Principal, orders: OrderRow[
   ]);
   const returnsOf = await returnOrdersByOrder(db, accountId, ids);
   const kitComponents = await kitComponentsByRoute(db, accountId, routes.filter((r) => r.assembled_quantity !== null).map((r) => r.id));
-  const productIds = [...new Set(lines.map((l) => l.product_id).filter((id): id is number => id !== null))];
-  const products =
-    productIds.length === 0
-      ? []
-      : await db
-          .selectFrom('products')
-          .select(['id', 'title', 'standard_product_id'])
-          .where(accountFilterById(accountId))
-          .where('id', 'in', productIds)
-          .execute();
-  const productById = new Map(products.map((p) => [p.id, { title: p.title, standardProductId: p.standard_product_id }]));
+  return { lines, routes, packagesOf, returnsOf, kitComponents, productById: await productInfo(db, accountId, lines) };
+}
+
+/**
+ * Orders in the given order, each with its lines and routes as the scope lets the caller see them. `handle`
+ * (the handle of `db`) lets the wide line and route reads build their rows faster on SQLite (src/db/raw-rows.ts).
+ */
+export async function orderViews(db: Db, principal: Principal, orders: OrderRow[], scope: OrderScope, handle?: DbHandle): Promise<SalesOrderV1[]> {
+  if (orders.length === 0) return [];
+  return assembleOrderViews(principal, orders, await loadOrderParts(db, principal.accountId, orders, scope, handle), scope);
+}
+
+/**
+ * The view of an order created in this transaction, from the rows just written (its lines, and its routes
+ * as routing wrote them): nothing else exists for it yet (no packages, returns or kit components), so only
+ * the products' catalog titles are read.
+ */
+export async function newOrderView(db: Db, principal: Principal, order: OrderRow, lines: LineRow[], routes: RouteRow[]): Promise<SalesOrderV1> {
+  const parts: OrderParts = {
+    lines: [...lines].sort((a, b) => a.position - b.position),
+    routes: [...routes].sort((a, b) => a.line_id - b.line_id || a.warehouse_id - b.warehouse_id),
+    packagesOf: new Map(),
+    returnsOf: new Map(),
+    kitComponents: new Map(),
+    productById: await productInfo(db, principal.accountId, lines),
+  };
+  return assembleOrderViews(principal, [order], parts, { storefrontId: null, warehouseIds: null })[0]!;
+}
+
+function assembleOrderViews(principal: Principal, orders: OrderRow[], parts: OrderParts, scope: OrderScope): SalesOrderV1[] {
+  const { lines, routes, packagesOf, returnsOf, kitComponents, productById } = parts;
   const routesByLine = new Map<number, RouteRow[]>();
   for (const r of routes) routesByLine.set(r.line_id, [...(routesByLine.get(r.line_id) ?? []), r]);
   const linesByOrder = new Map<number, LineRow[]>();
