@@ -3,9 +3,10 @@
  * source area, and the top functions.
  *
  *   BENCH_SCENARIOS=sku-read BENCH_OUTPUT=- node --cpu-prof --cpu-prof-dir=bench/.tmp --import tsx bench/run.ts
- *   node --import tsx bench/profile-summary.ts bench/.tmp/<file>.cpuprofile [top] [last-seconds]
+ *   node --import tsx bench/profile-summary.ts bench/.tmp/<file>.cpuprofile [top] [last-seconds] [but-seconds]
  *
- * `last-seconds` keeps only the profile's last that many seconds (the load, not the start and seeding before it).
+ * `last-seconds` keeps only the profile's last that many seconds (the load, not the start and seeding before
+ * it); `but-seconds` leaves out the very last that many (a reference run after the load).
  */
 import { readFileSync } from 'node:fs';
 
@@ -34,11 +35,12 @@ function areaOf(url: string, functionName: string): string {
 function main() {
   const file = process.argv[2];
   if (!file) {
-    process.stderr.write('usage: node --import tsx bench/profile-summary.ts <file.cpuprofile> [top] [last-seconds]\n');
+    process.stderr.write('usage: node --import tsx bench/profile-summary.ts <file.cpuprofile> [top] [last-seconds] [but-seconds]\n');
     process.exit(64);
   }
   const top = Number(process.argv[3] ?? 25);
   const lastUs = process.argv[4] === undefined ? Infinity : Number(process.argv[4]) * 1e6;
+  const butUs = Number(process.argv[5] ?? 0) * 1e6;
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map<number, number>();
@@ -46,7 +48,7 @@ function main() {
   let at = 0;
   profile.samples.forEach((id, i) => {
     at += profile.timeDeltas[i] ?? 0;
-    if (span - at <= lastUs) selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    if (span - at <= lastUs && span - at >= butUs) selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   });
   const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const idle = [...selfUs.entries()]

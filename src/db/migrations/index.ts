@@ -22,6 +22,7 @@ import * as m018 from './018_nudges.js';
 import * as m019 from './019_console_users.js';
 import * as m020 from './020_console_attention.js';
 import * as m021 from './021_jobs_metrics.js';
+import * as m022 from './022_fulfillment_open_queue.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '019_console_users': m019,
   '020_console_attention': m020,
   '021_jobs_metrics': m021,
+  '022_fulfillment_open_queue': m022,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/tx.js';
 import { warehouseUniqueIdFor, type Principal } from '../accounts/principal.js';
 import { callerWarehouseIds } from './access.js';
@@ -37,7 +38,9 @@ export async function listNeedToShip(
     .where('fo.account_id', '=', principal.accountId)
     .where('fo.installation_id', '=', principal.integrationId)
     .where('fo.warehouse_id', 'in', warehouses)
-    .where('fo.status', 'in', ['NEW', 'ACCEPTED'])
+    // Literals, not parameters: the partial index fulfillment_orders_open_queue (migration 022) is used
+    // only when the planner can see that the query asks for exactly its statuses.
+    .where(sql<boolean>`fo.status in ('NEW', 'ACCEPTED')`)
     .$if(after !== null, (qb) => qb.where('fo.id', '>', after ?? 0))
     .where(stillOwesUnits)
     .orderBy('fo.id')
