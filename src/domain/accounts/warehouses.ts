@@ -1,3 +1,4 @@
+import { compiledStatement } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
 import { isUniqueViolation } from '../../db/tx.js';
 import { alreadyExists } from '../errors.js';
@@ -38,18 +39,22 @@ export async function createWarehouse(
   }
 }
 
-/** All warehouses of an account with the installation (if any) that controls each one's stock. */
-export async function listAccountWarehouses(db: Db, accountId: number): Promise<WarehouseRow[]> {
-  const rows = await db
+// Every order and stock write reads it (compiled once: src/db/compiled.ts).
+const warehousesWithControl = compiledStatement<{ id: number; name: string; channel_fulfilled: number; controlled_by: number | null }, { accountId: number }>((db, arg) =>
+  db
     .selectFrom('warehouses as w')
     .leftJoin('warehouse_mappings as m', (j) =>
-      j.onRef('m.warehouse_id', '=', 'w.id').on('m.account_id', '=', accountId).on('m.controls_stock', '=', 1),
+      j.onRef('m.warehouse_id', '=', 'w.id').on('m.account_id', '=', arg<number>('accountId')).on('m.controls_stock', '=', 1),
     )
     .leftJoin('installations as i', (j) => j.onRef('i.id', '=', 'm.installation_id').on('i.status', '=', 'ACTIVE'))
     .select(['w.id', 'w.name', 'w.channel_fulfilled', 'i.id as controlled_by'])
-    .where('w.account_id', '=', accountId)
-    .orderBy('w.id')
-    .execute();
+    .where('w.account_id', '=', arg<number>('accountId'))
+    .orderBy('w.id'),
+);
+
+/** All warehouses of an account with the installation (if any) that controls each one's stock. */
+export async function listAccountWarehouses(db: Db, accountId: number): Promise<WarehouseRow[]> {
+  const rows = await warehousesWithControl.all(db, { accountId });
   const byId = new Map<number, WarehouseRow>();
   for (const r of rows) {
     const existing = byId.get(r.id);

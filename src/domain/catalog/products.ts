@@ -1,4 +1,4 @@
-import { compiledStatement } from '../../db/compiled.js';
+import { argList, compiledBySize, compiledStatement, listArgsOf } from '../../db/compiled.js';
 import type { Insertable } from 'kysely';
 import type { ProductsTable } from '../../db/schema.js';
 import type { Db } from '../../db/tx.js';
@@ -46,6 +46,10 @@ const productBySku = compiledStatement<Parameters<typeof toProductRow>[0], { acc
   db.selectFrom('products').select(PRODUCT_COLUMNS).where('account_id', '=', arg<number>('accountId')).where('sku', '=', arg('sku')),
 );
 
+const productsBySkus = compiledBySize<Parameters<typeof toProductRow>[0], Record<string, unknown>>((db, arg, n) =>
+  db.selectFrom('products').select(PRODUCT_COLUMNS).where('account_id', '=', arg<number>('accountId')).where('sku', 'in', argList<string>(arg, 's', n)).orderBy('id'),
+);
+
 /** Exact (case-sensitive) SKU lookup within the account. */
 export async function findProductBySku(db: Db, accountId: number, sku: string): Promise<ProductRow | null> {
   const row = await productBySku.first(db, { accountId, sku });
@@ -61,7 +65,7 @@ export async function findProductsBySkus(
 ): Promise<ProductRow[]> {
   if (skus.length === 0) return [];
   const rows = caseSensitive
-    ? await db.selectFrom('products').select(PRODUCT_COLUMNS).where('account_id', '=', accountId).where('sku', 'in', skus).orderBy('id').execute()
+    ? await productsBySkus.all(db, skus.length, { accountId, ...listArgsOf('s', skus) })
     : await db
         .selectFrom('products')
         .select(PRODUCT_COLUMNS)
