@@ -5,7 +5,7 @@ import type { Tx } from '../../db/tx.js';
 import type { WarehouseRow } from '../accounts/warehouses.js';
 import { availableByProduct, recordReservations, reserveStockLeaving, type LedgerEntry } from '../inventory/reserved-stock.js';
 import { touchProductsInventory } from '../inventory/stock-touch.js';
-import { routeLine, type LineToRoute, type RoutingPlace } from './routing.js';
+import { routeLine, routeRowOf, type LineToRoute, type RoutingPlace } from './routing.js';
 
 /**
  * Routing of a new order's lines (the rules are routing.ts's), in as few statements as the rules allow:
@@ -117,21 +117,7 @@ export async function routeNewOrderLines(
         ledger.push({ productId: line.productId, warehouseId: p.warehouseId, lineId: line.lineId, units: p.reserved });
         touched.add(line.productId);
       }
-      routes.push({
-        account_id: accountId,
-        order_id: orderId,
-        line_id: line.lineId,
-        warehouse_id: p.warehouseId,
-        product_id: line.productId,
-        quantity: p.reserved + p.backordered,
-        reserved_quantity: p.reserved,
-        backorder_quantity: p.backordered,
-        shipped_quantity: 0,
-        cancelled_quantity: 0,
-        assembled_quantity: null,
-        routed_at: iso,
-        updated_at: iso,
-      });
+      routes.push(routeRowOf(accountId, { ...line, orderId }, p, null, iso));
     }
   }
   await recordReservations(tx, accountId, ledger, now);

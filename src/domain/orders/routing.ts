@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+import type { OrderLineRoutesTable } from '../../db/schema.js';
 import type { Tx } from '../../db/tx.js';
 import type { WarehouseRow } from '../accounts/warehouses.js';
 import { kitRecipe } from '../catalog/kits.js';
@@ -34,6 +36,25 @@ export interface LineToRoute {
   orderId: number;
   productId: number;
   quantity: number;
+}
+
+/** The route row of a placement, as every router writes it (nothing shipped or cancelled yet). */
+export function routeRowOf(accountId: number, line: LineToRoute, place: RoutingPlace, assembled: number | null, iso: string): Omit<Selectable<OrderLineRoutesTable>, 'id'> {
+  return {
+    account_id: accountId,
+    order_id: line.orderId,
+    line_id: line.lineId,
+    warehouse_id: place.warehouseId,
+    product_id: line.productId,
+    quantity: place.reserved + place.backordered,
+    reserved_quantity: place.reserved,
+    backorder_quantity: place.backordered,
+    shipped_quantity: 0,
+    cancelled_quantity: 0,
+    assembled_quantity: assembled,
+    routed_at: iso,
+    updated_at: iso,
+  };
 }
 
 /** Re-reads after a lost race are bounded; anything still unplaced then is backordered. */
@@ -90,22 +111,8 @@ export async function routeLine(
     const routes = await tx
       .insertInto('order_line_routes')
       .values(
-        places.map((p) => ({
-          account_id: accountId,
-          order_id: line.orderId,
-          line_id: line.lineId,
-          warehouse_id: p.warehouseId,
-          product_id: line.productId,
-          quantity: p.reserved + p.backordered,
-          reserved_quantity: p.reserved,
-          backorder_quantity: p.backordered,
-          shipped_quantity: 0,
-          cancelled_quantity: 0,
-          // Kit routes say how many of their kits were already assembled (the kit's own stock).
-          assembled_quantity: recipe.length > 0 ? p.reserved - (componentKits.get(p.warehouseId) ?? 0) : null,
-          routed_at: now.toISOString(),
-          updated_at: now.toISOString(),
-        })),
+        // Kit routes say how many of their kits were already assembled (the kit's own stock).
+        places.map((p) => routeRowOf(accountId, line, p, recipe.length > 0 ? p.reserved - (componentKits.get(p.warehouseId) ?? 0) : null, now.toISOString())),
       )
       .returning(['id', 'warehouse_id'])
       .execute();
