@@ -23,7 +23,8 @@ export interface ReferenceResult {
   ordersPerSecond: number;
 }
 
-export function runOrderReference(sqlite: SQLite.Database, context: ReferenceContext, seconds: number): ReferenceResult {
+/** `run` keeps the channel order ids of several runs on one database apart. */
+export function runOrderReference(sqlite: SQLite.Database, context: ReferenceContext, seconds: number, run = 0): ReferenceResult {
   const insertOrder = sqlite.prepare(
     `insert into sales_orders (account_id, storefront_id, channel_key, channel, channel_label, channel_order_id, status, paid, order_ts,
        standard_service_level, accounting, shipping_address, billing_address, fba, channel_will_fulfill, prime, business_order, created_at,
@@ -70,7 +71,7 @@ export function runOrderReference(sqlite: SQLite.Database, context: ReferenceCon
   const placeOrder = sqlite.transaction((n: number) => {
     const iso = new Date().toISOString();
     const [first, second] = context.productIds[n % context.productIds.length]!;
-    const { id: orderId } = insertOrder.get(accountId, storefrontId, `s:${storefrontId}`, `REF-${n}`, iso, address, iso, iso) as { id: number };
+    const { id: orderId } = insertOrder.get(accountId, storefrontId, `s:${storefrontId}`, `REF-${run}-${n}`, iso, address, iso, iso) as { id: number };
     const lineIds = (insertLines.all(accountId, orderId, skuFor(first), first, skuFor(first), iso, iso, accountId, orderId, skuFor(second), second, skuFor(second), iso, iso) as { id: number }[]).map(
       (r) => r.id,
     );

@@ -228,7 +228,7 @@ async function main() {
     if (byName('create') && 'sqlite' in deps.db.raw) {
       const pairs = Array.from({ length: SKU_COUNT }, (_, i): [number, number] => [productIds[i]!, productIds[(i + 1) % SKU_COUNT]!]);
       for (let run = 0; run < RUNS; run++) {
-        const result = runOrderReference(deps.db.raw.sqlite, { accountId, storefrontId: channel.installationId, installationId: shipping.installationId, productIds: pairs }, DURATION);
+        const result = runOrderReference(deps.db.raw.sqlite, { accountId, storefrontId: channel.installationId, installationId: shipping.installationId, productIds: pairs }, DURATION, run);
         references.push(result.ordersPerSecond);
       }
     }
