@@ -172,6 +172,11 @@ export function runMain(main: () => Promise<void>): void {
   });
 }
 
+/** A bold target line of RESULTS.md: what was asked, what was measured, met or not. */
+export function targetLine(what: string, measured: string, met: boolean): string {
+  return `**Target:** ${what}. Measured ${measured}: **${met ? 'met' : 'NOT met'}**.`;
+}
+
 /** The scenarios BENCH_SCENARIOS names (comma list; default all); an unknown name stops the run. */
 export function selectedScenarios<N extends string>(all: readonly N[]): N[] {
   const selected = (process.env.BENCH_SCENARIOS ?? all.join(','))

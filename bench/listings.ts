@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { createAccount } from '../src/domain/accounts/accounts.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import { envInt, machineLines, median } from './common.js';
-import { expectOk, installPartner, resultRows, runMain, runScenarios, selectedScenarios, type Scenario as HarnessScenario, withBenchService, writeSection } from './harness.js';
+import { expectOk, installPartner, resultRows, runMain, runScenarios, selectedScenarios, targetLine, type Scenario as HarnessScenario, withBenchService, writeSection } from './harness.js';
 import { seedListings } from './seed.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -133,6 +133,11 @@ async function main() {
       ...resultRows(summary),
       '',
     ];
+    // Issue 13's targets on SQLite (a PostgreSQL section shows them for comparison).
+    const driftRun = summary.find((s) => s.scenario.name === 'drift');
+    if (driftRun) lines.push(targetLine('the drift check ≥ 1,500 req/s', `${Math.round(driftRun.rps)} req/s`, driftRun.rps >= 1500), '');
+    const pdFirst = summary.find((s) => s.scenario.name === 'pd-first');
+    if (pdFirst) lines.push(targetLine(`a product_data page of ${LISTING_PAGE} listings ≥ 500 req/s`, `${Math.round(pdFirst.rps)} req/s`, pdFirst.rps >= 500), '');
     if (walk) {
       lines.push(
         `**Full product_data/updated walk** (one client, every page from \`since\` before the seed): ${pages.toLocaleString('en-US')} pages, ` +
