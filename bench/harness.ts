@@ -140,10 +140,13 @@ export function mergeSection(previous: string, section: string, heading: string,
   const start = previous.search(new RegExp(`^## ${escapeRegExp(heading)}$`, 'm'));
   if (start < 0) return `${previous.replace(/\s*$/, '')}\n\n${section}`;
   const rest = previous.slice(start + 1);
-  const notes = rest.search(new RegExp(`^### ${escapeRegExp(notesHeading)}$`, 'm'));
   const nextHeading = rest.search(/^## /m);
-  // Notes count only inside this section (another database's section may have notes of a similar name).
-  const endRel = notes >= 0 && (nextHeading < 0 || notes < nextHeading) ? notes : nextHeading;
+  const inSection = nextHeading >= 0 ? rest.slice(0, nextHeading) : rest;
+  // Hand-written notes (`### <notesHeading>`, or any `### ` heading, however it was named) stay: only the
+  // generated part before them is replaced. Notes count only inside this section.
+  const named = inSection.search(new RegExp(`^### ${escapeRegExp(notesHeading)}$`, 'm'));
+  const notes = named >= 0 ? named : inSection.search(/^### /m);
+  const endRel = notes >= 0 ? notes : nextHeading;
   const end = endRel >= 0 ? start + 1 + endRel : previous.length;
   return `${previous.slice(0, start)}${section}\n${previous.slice(end)}`;
 }
