@@ -46,9 +46,13 @@ export function startWalCheckpointer(file: string, intervalMs = 200): WalCheckpo
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
     async stop() {
+      // Held while stopping: an unreferenced thread and timer alone would let the event loop end first.
+      worker.ref();
       worker.postMessage('stop');
-      const timeout = new Promise<void>((resolve) => setTimeout(resolve, 2000).unref());
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000)));
       await Promise.race([exited, timeout]);
+      clearTimeout(timer);
       await worker.terminate();
     },
   };

@@ -60,7 +60,7 @@ function driftRows(handle: DbHandle, arg: ArgFn) {
 
 type DriftRow = { sku: string; listing_id: number | null };
 /** A folded row: [intended_changed_at, id, sku, listing_id]. */
-type FoldedRow = [string, number, string, number | null];
+export type FoldedRow = [string, number, string, number | null];
 
 /**
  * A channel runs this check in a loop, and on SQLite handing 1,000 rows to JavaScript one by one costs
@@ -85,7 +85,7 @@ function driftQueries(handle: DbHandle) {
 const queries = new WeakMap<DbHandle, ReturnType<typeof driftQueries>>();
 
 /** The folded rows as DriftRows, or null when they are not in (intended_changed_at, id) order. */
-function unfold(folded: FoldedRow[]): DriftRow[] | null {
+export function unfold(folded: FoldedRow[]): DriftRow[] | null {
   const out: DriftRow[] = [];
   let previous: FoldedRow | undefined;
   for (const row of folded) {
