@@ -1,6 +1,6 @@
-import { sql, type CompiledQuery } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../db/tx.js';
-import { newStockRow, type StockChange } from './stock.js';
+import { newStockRow, updateStockRow, type StockChange } from './stock.js';
 
 /**
  * Set-based stock writes for bulk work (imports): the same effects as applyStockChange line by line, with
@@ -133,57 +133,16 @@ export async function upsertStockChanges(db: Db, accountId: number, changes: rea
   }
 }
 
-const ARG = '\u0000stock-arg:';
-type ArgName = 'accountId' | 'productId' | 'warehouseId' | 'value' | 'bin' | 'now';
-
 /**
- * The conditional UPDATE of one stock change (applyStockChange's, without asOf and observedAt), built and
- * compiled once per batch; each line only binds its values. Building a Kysely query per line costs more
- * than running it.
+ * The conditional UPDATE of one stock change (applyStockChange's, without asOf and observedAt, through the
+ * same compiled statements: updateStockRow), for a batch's refusable lines; true when it was applied.
  */
 export function stockUpdater(db: Db): (accountId: number, key: StockKey, change: StockChange, binLocation: string | null, now: string) => Promise<boolean> {
-  const arg = (name: ArgName) => `${ARG}${name}`;
-  const base = () =>
-    db
-      .updateTable('inventory')
-      .where('account_id', '=', sql<number>`${arg('accountId')}`)
-      .where('product_id', '=', sql<number>`${arg('productId')}`)
-      .where('warehouse_id', '=', sql<number>`${arg('warehouseId')}`)
-      .set((eb) => ({ bin_location: eb.fn.coalesce(sql<string | null>`${arg('bin')}`, eb.ref('bin_location')), updated_at: sql<string>`${arg('now')}` }));
-  const value = sql<number>`${arg('value')}`;
-  const compiled: Record<StockChange['mode'], CompiledQuery> = {
-    delta: base()
-      .set((eb) => ({ available_quantity: eb('available_quantity', '+', value), onhand_quantity: eb('onhand_quantity', '+', value) }))
-      .where((eb) => eb(eb('available_quantity', '+', value), '>=', 0))
-      .compile(),
-    available: base()
-      .set((eb) => ({ available_quantity: value, onhand_quantity: eb(value, '+', eb.ref('reserved_quantity')) }))
-      .compile(),
-    onhand: base()
-      .set((eb) => ({
-        onhand_quantity: value,
-        available_quantity: sql<number>`case when ${value} - ${eb.ref('reserved_quantity')} > 0 then ${value} - ${eb.ref('reserved_quantity')} else 0 end`,
-      }))
-      .compile(),
-  };
-  const slots = Object.fromEntries(
-    Object.entries(compiled).map(([mode, q]) => [mode, q.parameters.map((p) => (typeof p === 'string' && p.startsWith(ARG) ? (p.slice(ARG.length) as ArgName) : null))]),
-  ) as Record<StockChange['mode'], (ArgName | null)[]>;
-
   return async (accountId, key, change, binLocation, now) => {
     if (change.mode !== 'delta' && change.asOf) throw new Error('stockUpdater does not take asOf; use applyStockChange');
-    const args: Record<ArgName, unknown> = {
-      accountId,
-      productId: key.productId,
-      warehouseId: key.warehouseId,
-      value: change.mode === 'delta' ? change.delta : change.quantity,
-      bin: binLocation,
-      now,
-    };
-    const query = compiled[change.mode];
-    const parameters = slots[change.mode].map((slot, i) => (slot === null ? query.parameters[i] : args[slot]));
-    const result = await db.executeQuery({ ...query, parameters });
-    return Number(result.numAffectedRows ?? 0) === 1;
+    const value = change.mode === 'delta' ? change.delta : change.quantity;
+    const row = await updateStockRow(db, accountId, key.productId, key.warehouseId, change.mode, value, now, { observedAt: null, rejectStale: false, bin: binLocation });
+    return row !== undefined;
   };
 }
 

@@ -166,6 +166,29 @@ const updateStock = compiledByShape<StockRowColumns, StockUpdateArgs, StockUpdat
   return query.set({ updated_at: arg('iso') }).returning(RETURNING);
 });
 
+/**
+ * The conditional UPDATE of one change to an existing stock row, with `value` the delta or the quantity to
+ * set (asOf already taken into account): the row after it, or undefined when the change was refused (a
+ * delta below zero, a stale observation with rejectStale). Neither ensures the row nor touches the product.
+ */
+export async function updateStockRow(
+  db: Db,
+  accountId: number,
+  productId: number,
+  warehouseId: number,
+  mode: StockChange['mode'],
+  value: number,
+  iso: string,
+  options: { observedAt: string | null; rejectStale: boolean; bin: string | null },
+): Promise<StockRowColumns | undefined> {
+  const { observedAt, bin } = options;
+  const shape: StockUpdateShape = `${mode}|${observedAt !== null ? 'observed' : ''}|${observedAt !== null && options.rejectStale ? 'strict' : ''}|${bin !== null ? 'bin' : ''}`;
+  const args: StockUpdateArgs = { accountId, productId, warehouseId, value, iso };
+  if (observedAt !== null) args.observedAt = observedAt;
+  if (bin !== null) args.bin = bin;
+  return (await updateStock.all(db, shape, args))[0];
+}
+
 /** Applies one change to one (product, warehouse) and moves the product's inventory timestamp. */
 export async function applyStockChange(
   db: Db,
@@ -185,12 +208,11 @@ export async function applyStockChange(
     value = Math.max(0, change.quantity - routed);
   } else value = change.quantity;
   const observedAt = change.mode !== 'delta' ? (options.observedAt?.toISOString() ?? null) : null;
-  const bin = options.binLocation ?? null;
-  const shape: StockUpdateShape = `${change.mode}|${observedAt !== null ? 'observed' : ''}|${observedAt !== null && options.rejectStale ? 'strict' : ''}|${bin !== null ? 'bin' : ''}`;
-  const args: StockUpdateArgs = { accountId, productId, warehouseId, value, iso };
-  if (observedAt !== null) args.observedAt = observedAt;
-  if (bin !== null) args.bin = bin;
-  const updated = (await updateStock.all(db, shape, args))[0];
+  const updated = await updateStockRow(db, accountId, productId, warehouseId, change.mode, value, iso, {
+    observedAt,
+    rejectStale: options.rejectStale === true,
+    bin: options.binLocation ?? null,
+  });
 
   if (!updated) {
     if (change.mode === 'delta') {
