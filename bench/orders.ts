@@ -29,15 +29,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Dialect } from '../src/db/connect.js';
 import type { Db } from '../src/db/tx.js';
-import { createAccount, issueSellerToken } from '../src/domain/accounts/accounts.js';
-import { SCOPES } from '../src/domain/accounts/principal.js';
-import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import { oneYearBefore } from '../src/domain/orders/list-orders.js';
 import { envInt, machineLines, median } from './common.js';
 import { runOrderReference } from './order-reference.js';
-import { expectOk, installPartner, resultRows, runMain, runScenarios, selectedScenarios, targetLine, type Scenario as HarnessScenario, withBenchService, writeSection } from './harness.js';
+import { expectOk, resultRows, runMain, runScenarios, selectedScenarios, targetLine, type Scenario as HarnessScenario, withBenchService, writeSection } from './harness.js';
 import { explainStatement } from './plans.js';
-import { ORDERS_PER_TX, cloneOrders, twoLineOrderBody } from './seed.js';
+import { ORDERS_PER_TX, orderSkuName, seedOrderAccount, twoLineOrderBody } from './seed.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -49,7 +46,6 @@ const CONNECTIONS = envInt('BENCH_CONNECTIONS', 10, 1);
 const OPEN_ORDERS = envInt('BENCH_OPEN_ORDERS', 100_000, 1000);
 const SKU_COUNT = envInt('BENCH_ORDER_SKUS', 200, 10);
 const WARMUP_SECONDS = 2;
-const STOCK_PER_SKU = 1_000_000;
 const DEEP_TARGET = 1.5;
 const CREATE_TARGET = 1500;
 const ALL_SCENARIOS = ['create', 'need-to-ship', 'list-first', 'list-deep'] as const;
@@ -57,11 +53,9 @@ type ScenarioName = (typeof ALL_SCENARIOS)[number];
 
 type Scenario = HarnessScenario<ScenarioName>;
 
-const skuName = (i: number) => `ORD-${String(i).padStart(4, '0')}`;
-
 /** The 2-line order on stocked SKUs (`i` picks the pair). */
 function orderBody(channelOrderId: string, i: number, orderTs: string): string {
-  return twoLineOrderBody(channelOrderId, orderTs, skuName(i % SKU_COUNT), skuName((i + 1) % SKU_COUNT));
+  return twoLineOrderBody(channelOrderId, orderTs, orderSkuName(i % SKU_COUNT), orderSkuName((i + 1) % SKU_COUNT));
 }
 
 /** The listing query GET /v1/salesOrder runs for a storefront token past a keyset (src/domain/orders/list-orders.ts). */
@@ -92,43 +86,12 @@ async function main() {
     const db = deps.db.db;
     const now = deps.clock.now();
 
-    // Account, warehouse "Main" mapped to a shipping integration, a storefront, SKU_COUNT SKUs in Main.
-    const { accountId } = await createAccount(db, { name: 'Bench seller' }, now);
-    const main = (await createWarehouse(db, accountId, { name: 'Main' }, now)).warehouseId;
-    const { accessToken: sellerToken } = await issueSellerToken(db, accountId, [...SCOPES], now);
-    const shipping = await installPartner(deps, base, accountId, 'SHIPPING', ['sales:orders:fulfillment:self'], {
-      name: 'Bench shipper',
-      warehouses: [{ warehouseId: main, warehouseUniqueId: 'SHIP-MAIN' }],
-    });
-    const channel = await installPartner(deps, base, accountId, 'SALES_CHANNEL', ['listing:self', 'sales:orders:self'], {
-      name: 'Bench channel',
-      storefrontName: 'Shop One',
-    });
-    const sellerHeaders = { authorization: `Bearer ${sellerToken}`, 'content-type': 'application/json' };
-    for (let first = 0; first < SKU_COUNT; first += 50) {
-      const items = Array.from({ length: Math.min(50, SKU_COUNT - first) }, (_, k) => ({
-        SKU: skuName(first + k),
-        standardProductId: String(200000000000 + first + k),
-        standardProductIdType: 'UPC',
-        quantity: STOCK_PER_SKU,
-      }));
-      const res = await fetch(`${base}/v1/inventory`, { method: 'POST', headers: sellerHeaders, body: JSON.stringify({ warehouseName: 'Main', items }) });
-      const body = (await expectOk(res, 'POST /v1/inventory')) as { results: { success: boolean; errorMessage: string }[] };
-      const failed = body.results.find((r) => !r.success);
-      if (failed) throw new Error(`stocking failed: ${failed.errorMessage}`);
-    }
-    const products = await db.selectFrom('products').select(['id', 'sku']).where('account_id', '=', accountId).execute();
-    const productIds = Array.from({ length: SKU_COUNT }, (_, i) => products.find((p) => p.sku === skuName(i))!.id);
-
-    // The template order, through HTTP, then its clones by direct INSERTs.
+    // Account, warehouse "Main" mapped to a shipping integration, a storefront, SKU_COUNT SKUs in Main, one
+    // template order through HTTP and its clones by direct INSERTs (bench/seed.ts).
+    const seedStarted = performance.now();
+    const { accountId, shipping, channel, productIds } = await seedOrderAccount(deps, base, { orders: OPEN_ORDERS, skus: SKU_COUNT });
     const channelHeaders = { authorization: `Bearer ${channel.token}`, 'content-type': 'application/json' };
     const recentTs = new Date(now.getTime() - 3_600_000).toISOString();
-    const template = (await expectOk(
-      await fetch(`${base}/v1/salesOrder`, { method: 'POST', headers: channelHeaders, body: orderBody('TEMPLATE', 0, recentTs) }),
-      'POST /v1/salesOrder (template)',
-    )) as { orderNumber: string };
-    const seedStarted = performance.now();
-    await cloneOrders(db, accountId, Number(template.orderNumber), OPEN_ORDERS - 1, productIds, now, skuName);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const openCount = Number(
       (
@@ -141,7 +104,7 @@ async function main() {
           .executeTakeFirstOrThrow()
       ).n,
     );
-    process.stdout.write(`seeded ${OPEN_ORDERS - 1} orders (+1 template) in ${seedSeconds.toFixed(1)} s; ${openCount} open fulfillment orders\n`);
+    process.stdout.write(`set up and seeded ${OPEN_ORDERS - 1} orders (+1 template) in ${seedSeconds.toFixed(1)} s; ${openCount} open fulfillment orders\n`);
 
     // The queue answers a full first page of owed orders.
     const shipHeaders = { authorization: `Bearer ${shipping.token}` };
@@ -243,7 +206,7 @@ async function main() {
         `${OPEN_ORDERS.toLocaleString('en-US')} open 2-line orders of the storefront (one template through HTTP, the rest cloned by ` +
         `multi-row INSERTs into sales_orders, sales_order_lines, order_line_routes, inventory_reservations and fulfillment_orders in ` +
         `${Math.ceil((OPEN_ORDERS - 1) / ORDERS_PER_TX)} transactions, then one conditional inventory UPDATE per SKU): ` +
-        `**seeding took ${seedSeconds.toFixed(1)} s**; ${openCount.toLocaleString('en-US')} open fulfillment orders before the runs`,
+        `**setup and seeding (bench/seed.ts seedOrderAccount) took ${seedSeconds.toFixed(1)} s**; ${openCount.toLocaleString('en-US')} open fulfillment orders before the runs`,
       ...(wantsDeep ? [`- The page-${DEEP_PAGE} nextToken was found by walking the chain once (${DEEP_PAGE - 1} GETs, ${walkSeconds.toFixed(1)} s)`] : []),
       `- ${CONNECTIONS} connections, ${DURATION} s per run after a ${WARMUP_SECONDS} s warm-up, ${RUNS} runs per scenario (round-robin); medians`,
       '',

@@ -64,7 +64,7 @@ import { createWarehouse } from '../src/domain/accounts/warehouses.js';
 import { envInt, freePort, machineLines, runInChild } from './common.js';
 import { expectOk, installPartner, runMain, writeSection } from './harness.js';
 import type { LoadFigures, MixedLoadJob, MixedLoadResult, MixedLoadType } from './scale-out-load.js';
-import { cloneOrders, seedListings, twoLineOrderBody } from './seed.js';
+import { cloneOrders, seedListings, stockMain, twoLineOrderBody } from './seed.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -258,20 +258,17 @@ async function readCounters(db: Db, accountId: number): Promise<Counters> {
     select sum(onhand_quantity) as onhand, sum(reserved_quantity) as reserved,
            count(*) filter (where available_quantity <> greatest(0, onhand_quantity - reserved_quantity)) as bad
     from inventory where account_id = ${accountId}`);
-  const ledger = await one<{ bad: string }>(sql`
+  // Stock rows whose reserved count differs from what `table` holds per (product, warehouse) in `column`.
+  const reservedMismatches = (table: string, column: string) =>
+    one<{ bad: string }>(sql`
     select count(*) as bad from inventory i
-    full join (select product_id, warehouse_id, sum(quantity) as q from inventory_reservations
-               where account_id = ${accountId} group by product_id, warehouse_id) l
-      on l.product_id = i.product_id and l.warehouse_id = i.warehouse_id
+    full join (select product_id, warehouse_id, sum(${sql.ref(column)}) as q from ${sql.table(table)}
+               where account_id = ${accountId} group by product_id, warehouse_id) h
+      on h.product_id = i.product_id and h.warehouse_id = i.warehouse_id
     where (i.account_id = ${accountId} or i.account_id is null)
-      and coalesce(i.reserved_quantity, 0) <> coalesce(l.q, 0)`);
-  const routes = await one<{ bad: string }>(sql`
-    select count(*) as bad from inventory i
-    full join (select product_id, warehouse_id, sum(reserved_quantity) as q from order_line_routes
-               where account_id = ${accountId} group by product_id, warehouse_id) r
-      on r.product_id = i.product_id and r.warehouse_id = i.warehouse_id
-    where (i.account_id = ${accountId} or i.account_id is null)
-      and coalesce(i.reserved_quantity, 0) <> coalesce(r.q, 0)`);
+      and coalesce(i.reserved_quantity, 0) <> coalesce(h.q, 0)`);
+  const ledger = await reservedMismatches('inventory_reservations', 'quantity');
+  const routes = await reservedMismatches('order_line_routes', 'reserved_quantity');
   const orders = await one<{ n: string }>(sql`select count(*) as n from sales_orders where account_id = ${accountId} and channel_order_id like 'SCALE-%'`);
   const kits = await one<{ n: string }>(sql`select count(*) as n from order_route_kit_components where account_id = ${accountId}`);
   return {
@@ -503,20 +500,7 @@ async function seed(deps: Deps, base: string): Promise<{ accountId: number; type
   const shipHeaders = { authorization: `Bearer ${shipping.token}`, 'content-type': 'application/json' };
   const channelHeaders = { authorization: `Bearer ${channel.token}`, 'content-type': 'application/json' };
 
-  for (let first = 0; first < SKU_COUNT; first += 50) {
-    const items = Array.from({ length: Math.min(50, SKU_COUNT - first) }, (_, k) => ({
-      ...skuItem(first + k),
-      quantity: STOCK_PER_SKU,
-    }));
-    const body = (await expectOk(
-      await fetch(`${base}/v1/inventory`, { method: 'POST', headers: shipHeaders, body: JSON.stringify({ warehouseName: 'Main', items }) }),
-      'POST /v1/inventory (stocking)',
-    )) as { results: { success: boolean; errorMessage: string }[] };
-    const failed = body.results.find((r) => !r.success);
-    if (failed) throw new Error(`stocking failed: ${failed.errorMessage}`);
-  }
-  const products = await db.selectFrom('products').select(['id', 'sku']).where('account_id', '=', accountId).execute();
-  const productIds = Array.from({ length: SKU_COUNT }, (_, i) => products.find((p) => p.sku === skuName(i))!.id);
+  const productIds = await stockMain(db, base, shipHeaders, accountId, Array.from({ length: SKU_COUNT }, (_, i) => skuItem(i)), STOCK_PER_SKU);
 
   const seededAt = new Date(now.getTime() - 86_400_000);
   await seedListings(db, accountId, channel.installationId, main, LISTINGS, seededAt, { perListing: 2, drifting: 0 });

@@ -232,6 +232,32 @@ export function twoLineOrderBody(channelOrderId: string, orderTs: string, skuA: 
 }
 
 export const orderSkuName = (i: number) => `ORD-${String(i).padStart(4, '0')}`;
+const orderSkuItem = (i: number) => ({ SKU: orderSkuName(i), standardProductId: String(200000000000 + i), standardProductIdType: 'UPC' });
+
+export interface SkuItem {
+  SKU: string;
+  standardProductId: string;
+  standardProductIdType: string;
+}
+
+/**
+ * Stocks the warehouse "Main" with `quantity` of each SKU through POST /v1/inventory, 50 items a request
+ * (the caller's token must be allowed to write Main's stock); answers the products' ids in `items` order.
+ */
+export async function stockMain(db: Db, base: string, headers: Record<string, string>, accountId: number, items: SkuItem[], quantity: number): Promise<number[]> {
+  for (let first = 0; first < items.length; first += 50) {
+    const batch = items.slice(first, first + 50).map((item) => ({ ...item, quantity }));
+    const body = (await expectOk(
+      await fetch(`${base}/v1/inventory`, { method: 'POST', headers, body: JSON.stringify({ warehouseName: 'Main', items: batch }) }),
+      'POST /v1/inventory (stocking)',
+    )) as { results: { success: boolean; errorMessage: string }[] };
+    const failed = body.results.find((r) => !r.success);
+    if (failed) throw new Error(`stocking failed: ${failed.errorMessage}`);
+  }
+  const products = await db.selectFrom('products').select(['id', 'sku']).where('account_id', '=', accountId).execute();
+  const idBySku = new Map(products.map((p) => [p.sku, p.id]));
+  return items.map((item) => idBySku.get(item.SKU)!);
+}
 
 /**
  * A whole order account, as bench/orders.ts sets it up: an account with a warehouse "Main" mapped to a SHIPPING
@@ -251,22 +277,7 @@ export async function seedOrderAccount(deps: Deps, base: string, { orders, skus 
   });
   const channel = await installPartner(deps, base, accountId, 'SALES_CHANNEL', ['listing:self', 'sales:orders:self'], { name: 'Bench channel', storefrontName: 'Shop One' });
   const sellerHeaders = { authorization: `Bearer ${sellerToken}`, 'content-type': 'application/json' };
-  for (let first = 0; first < skus; first += 50) {
-    const items = Array.from({ length: Math.min(50, skus - first) }, (_, k) => ({
-      SKU: orderSkuName(first + k),
-      standardProductId: String(200000000000 + first + k),
-      standardProductIdType: 'UPC',
-      quantity: 1_000_000,
-    }));
-    const body = (await expectOk(
-      await fetch(`${base}/v1/inventory`, { method: 'POST', headers: sellerHeaders, body: JSON.stringify({ warehouseName: 'Main', items }) }),
-      'POST /v1/inventory',
-    )) as { results: { success: boolean; errorMessage: string }[] };
-    const failed = body.results.find((r) => !r.success);
-    if (failed) throw new Error(`stocking failed: ${failed.errorMessage}`);
-  }
-  const products = await db.selectFrom('products').select(['id', 'sku']).where('account_id', '=', accountId).execute();
-  const productIds = Array.from({ length: skus }, (_, i) => products.find((p) => p.sku === orderSkuName(i))!.id);
+  const productIds = await stockMain(db, base, sellerHeaders, accountId, Array.from({ length: skus }, (_, i) => orderSkuItem(i)), 1_000_000);
   const template = (await expectOk(
     await fetch(`${base}/v1/salesOrder`, {
       method: 'POST',
@@ -276,5 +287,5 @@ export async function seedOrderAccount(deps: Deps, base: string, { orders, skus 
     'POST /v1/salesOrder (template)',
   )) as { orderNumber: string };
   if (orders > 1) await cloneOrders(db, accountId, Number(template.orderNumber), orders - 1, productIds, now, orderSkuName);
-  return { accountId, mainId, sellerToken, shipping, channel, templateOrderNumber: template.orderNumber };
+  return { accountId, mainId, sellerToken, shipping, channel, productIds, templateOrderNumber: template.orderNumber };
 }
