@@ -45,15 +45,9 @@ export interface CompiledStatement<R, A> {
  * Only for fixed shapes: an IN list of varying length is a different statement each time.
  */
 export function compiledStatement<R, A extends Record<string, unknown>>(build: (db: Db, arg: ArgFn) => Compilable<R>): CompiledStatement<R, A> {
-  // Keyed by the dialect's adapter class: SQLite and PostgreSQL compile to different SQL.
-  const byDialect = new Map<unknown, ArgQuery<R, A>>();
-  const all = async (db: Db, args: A): Promise<R[]> => {
-    const dialect = db.getExecutor().adapter.constructor;
-    let query = byDialect.get(dialect);
-    if (!query) byDialect.set(dialect, (query = compileWithArgs<R, A>((arg) => build(db, arg))));
-    const result = await db.executeQuery<R>({ ...query.compiled, parameters: query.bind(args) });
-    return result.rows;
-  };
+  // One shape only: the per-dialect cache of compiledByShape.
+  const family = compiledByShape<R, A, ''>((db, arg) => build(db, arg));
+  const all = (db: Db, args: A) => family.all(db, '', args);
   return { all, first: async (db, args) => (await all(db, args))[0] };
 }
 
@@ -67,6 +61,7 @@ export function compiledByShape<R, A extends Record<string, unknown>, K extends 
   build: (db: Db, arg: ArgFn, shape: K) => Compilable<R>,
   maxCachedSize = 32,
 ): { all(db: Db, shape: K, args: A): Promise<R[]> } {
+  // Keyed by the dialect's adapter class: SQLite and PostgreSQL compile to different SQL.
   const byDialect = new Map<unknown, Map<K, ArgQuery<R, A>>>();
   return {
     async all(db, shape, args) {
