@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { connectDatabase, type DbHandle } from '../../src/db/connect.js';
+import { connectDatabase, type DbHandle, type Dialect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrations/index.js';
 import { createDeps, createLogger, type Deps } from '../../src/deps.js';
 import type { App } from '../../src/http/types.js';
@@ -41,12 +41,8 @@ export async function createTestDatabase(): Promise<{ handle: DbHandle; drop(): 
     return { handle, drop: async () => {} };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const handle = await withSchemaLock(url, 'shared', async (admin) => {
-    await admin.query(`create schema ${schema}`);
-    const h = connectDatabase({ databaseUrl: url, sqliteFile: '', pgSchema: schema, pgPoolSize: 8 });
-    await migrateToLatest(h.db as unknown as Kysely<unknown>, h.dialect);
-    return h;
-  });
+  const handle = connectDatabase({ databaseUrl: url, sqliteFile: '', pgSchema: schema, pgPoolSize: 8 });
+  await createSchemaAndMigrate(url, schema, handle.db as unknown as Kysely<unknown>, handle.dialect);
   return {
     handle,
     drop: () => withSchemaLock(url, 'exclusive', async (admin) => void (await admin.query(`drop schema ${schema} cascade`))),
@@ -68,6 +64,22 @@ export async function withSchemaLock<T>(url: string, mode: 'shared' | 'exclusive
   } finally {
     await admin.end();
   }
+}
+
+/**
+ * A test schema of its own for a test that builds its deps itself (a crash test whose child process shares
+ * the database): created and migrated under the shared lock, like createTestDatabase's, so a parallel test
+ * file dropping its schema never breaks the migrator's introspection. Without pgUrl (SQLite), only migrates.
+ */
+export async function createSchemaAndMigrate(pgUrl: string | null | undefined, schema: string, db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  if (!pgUrl) {
+    await migrateToLatest(db, dialect);
+    return;
+  }
+  await withSchemaLock(pgUrl, 'shared', async (admin) => {
+    await admin.query(`create schema ${schema}`);
+    await migrateToLatest(db, dialect);
+  });
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {

@@ -7,13 +7,12 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { buildApp } from '../../src/app.js';
-import { migrateToLatest } from '../../src/db/migrations/index.js';
 import { DELIVER_CALLBACK } from '../../src/domain/callbacks/deliveries.js';
 import { createDeps, createLogger, type Deps } from '../../src/deps.js';
 import type { App } from '../../src/http/types.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { admin } from '../helpers/admin.js';
-import { ADMIN_TOKEN, testConfig, withSchemaLock, type TestApp } from '../helpers/app.js';
+import { ADMIN_TOKEN, createSchemaAndMigrate, testConfig, withSchemaLock, type TestApp } from '../helpers/app.js';
 import { startReceiver } from '../helpers/callback-receiver.js';
 import { REDIRECT_URI } from '../helpers/fixtures.js';
 
@@ -38,10 +37,9 @@ describe('callbacks: a worker killed mid-delivery', { timeout: 120_000 }, () => 
   before(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'callback-crash-'));
     databaseUrl = pgUrl ? `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}` : null;
-    if (pgUrl) await withSchemaLock(pgUrl, 'shared', async (a) => void (await a.query(`create schema ${schema}`)));
     // The same SERVER_SECRET as the child: both must unseal the app's signing secret.
     deps = createDeps(testConfig({ dataDir, databaseUrl, pgPoolSize: 4, serverSecret: SERVER_SECRET }), { log: createLogger({ logLevel: 'silent' }), rateLimiter: null });
-    await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+    await createSchemaAndMigrate(pgUrl, schema, deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
     app = await buildApp(deps);
   });
 

@@ -7,9 +7,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { buildApp } from '../../src/app.js';
-import { migrateToLatest } from '../../src/db/migrations/index.js';
 import { createDeps, createLogger, type Deps } from '../../src/deps.js';
-import { ADMIN_TOKEN, testConfig, withSchemaLock, type TestApp } from '../helpers/app.js';
+import { ADMIN_TOKEN, createSchemaAndMigrate, testConfig, withSchemaLock, type TestApp } from '../helpers/app.js';
 import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 
 /**
@@ -66,10 +65,9 @@ describe('Idempotency-Key: a crash after the effect committed does not apply it 
     dataDir = mkdtempSync(path.join(tmpdir(), 'idem-crash-'));
     // The child reaches the test schema through the URL's search_path option.
     const databaseUrl = pgUrl ? `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}` : null;
-    if (pgUrl) await withSchemaLock(pgUrl, 'shared', async (admin) => void (await admin.query(`create schema ${schema}`)));
     const config = testConfig({ dataDir, databaseUrl, pgPoolSize: 4 });
     deps = createDeps(config, { log: createLogger({ logLevel: 'silent' }), rateLimiter: null });
-    await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+    await createSchemaAndMigrate(pgUrl, schema, deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
     const app = await buildApp(deps);
     const t: TestApp = { app, deps, close: async () => {} };
     seed = await seedAccount(t);

@@ -7,12 +7,11 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Kysely } from 'kysely';
 import { buildApp } from '../../src/app.js';
-import { migrateToLatest } from '../../src/db/migrations/index.js';
 import { RUN_REPORT_JOB } from '../../src/domain/reports/model.js';
 import { IMPORT_CHUNK_LINES } from '../../src/domain/reports/imports/chunks.js';
 import { createDeps, createLogger, type Deps } from '../../src/deps.js';
 import type { App } from '../../src/http/types.js';
-import { ADMIN_TOKEN, testConfig, withSchemaLock, type TestApp } from '../helpers/app.js';
+import { ADMIN_TOKEN, createSchemaAndMigrate, testConfig, withSchemaLock, type TestApp } from '../helpers/app.js';
 import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 import { postImport, type ReportJson } from '../helpers/reports.js';
 
@@ -73,10 +72,9 @@ describe('report import: a worker killed mid-import resumes exactly', { timeout:
     dataDir = mkdtempSync(path.join(tmpdir(), 'report-resume-'));
     // The child reaches the test schema through the URL's search_path option.
     const databaseUrl = pgUrl ? `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}` : null;
-    if (pgUrl) await withSchemaLock(pgUrl, 'shared', async (admin) => void (await admin.query(`create schema ${schema}`)));
     const config = testConfig({ dataDir, databaseUrl, pgPoolSize: 4 });
     deps = createDeps(config, { log: createLogger({ logLevel: 'silent' }), rateLimiter: null });
-    await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+    await createSchemaAndMigrate(pgUrl, schema, deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
     app = await buildApp(deps);
     seed = await seedAccount({ app, deps, close: async () => {} });
     env = {
