@@ -1,10 +1,10 @@
 import { startWalCheckpointer, WAL_BACKSTOP_PAGES } from './wal-checkpointer.js';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
-import { withStatementCache } from './statement-cache.js';
+import { groupCommitDialect, type GroupCommitStats } from './group-commit.js';
 import { ensurePrivateDir, ensurePrivateFile, narrowExistingFile } from '../lib/private-files.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -13,7 +13,9 @@ export interface DbHandle {
   db: Kysely<Database>;
   dialect: Dialect;
   /** The underlying driver objects, for the prepared-statement read path (src/db/prepared.ts). */
-  raw: { sqlite: SQLite.Database } | { pool: pg.Pool };
+  raw: { sqlite: SQLite.Database; reader: SQLite.Database | null } | { pool: pg.Pool };
+  /** SQLite: how many COMMITs carried how many transactions (src/db/group-commit.ts); null on PostgreSQL. */
+  groupCommit: GroupCommitStats | null;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,24 @@ function reportToStderr(error: Error) {
 // JS number, so parse them. Set once per process: it is a property of the pg module, not of a pool.
 pg.types.setTypeParser(20, (v) => Number(v));
 
+/**
+ * The SQLite connection a synchronous read outside a transaction may use now: the read connection, or (an
+ * in-memory database) the only connection when no transaction is open on it. null: go through Kysely.
+ */
+export function syncReadConnection(handle: DbHandle | undefined): SQLite.Database | null {
+  if (!handle || !('sqlite' in handle.raw)) return null;
+  const { sqlite, reader } = handle.raw;
+  return reader ?? (sqlite.inTransaction ? null : sqlite);
+}
+
+function openReader(file: string): SQLite.Database {
+  const reader = new SQLite(file);
+  // This connection only ever reads; SQLite refuses a write on it rather than letting one slip past the writer.
+  reader.pragma('query_only = ON');
+  reader.pragma('busy_timeout = 5000');
+  return reader;
+}
+
 export function connectDatabase(options: ConnectOptions): DbHandle {
   if (options.databaseUrl) {
     const connectTimeoutMs = options.pgConnectTimeoutMs ?? DEFAULT_PG_CONNECT_TIMEOUT_MS;
@@ -78,7 +98,7 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
     pool.on('error', onError);
     pool.on('connect', (client) => client.on('error', onError));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', raw: { pool }, close: () => db.destroy() };
+    return { db, dialect: 'postgres', raw: { pool }, groupCommit: null, close: () => db.destroy() };
   }
   const onDisk = options.sqliteFile !== ':memory:';
   if (onDisk) {
@@ -110,11 +130,16 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
     }
   }, 60 * 60 * 1000);
   optimizer.unref();
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  // Reads outside a transaction use a connection of their own (committed data, no wait behind the writer);
+  // an in-memory database has no second connection (src/db/group-commit.ts).
+  const reader = onDisk ? openReader(options.sqliteFile) : null;
+  const dialect = groupCommitDialect(sqlite, reader);
+  const db = new Kysely<Database>({ dialect });
   return {
     db,
     dialect: 'sqlite',
-    raw: { sqlite },
+    raw: { sqlite, reader },
+    groupCommit: dialect.driver.stats,
     close: async () => {
       clearInterval(optimizer);
       await checkpointer?.stop();

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Compilable } from 'kysely';
 import type { Statement } from 'better-sqlite3';
-import type { DbHandle } from './connect.js';
+import { syncReadConnection, type DbHandle } from './connect.js';
 import { compileWithArgs, type ArgFn } from './compiled.js';
 
 /**
  * Hot read paths (token lookup, single-SKU reads) run the same SQL thousands of times a second. Building
  * and compiling a Kysely query and re-preparing it per request costs more than the query itself, so a
  * query is built once with named arguments, and runs as a cached prepared statement:
- * - SQLite: a cached better-sqlite3 Statement, run synchronously when no transaction is open on the
- *   connection (otherwise it goes through Kysely, which waits for the transaction to finish);
+ * - SQLite: a cached better-sqlite3 Statement, run synchronously on the read connection (an in-memory
+ *   database: on its only connection when no transaction is open, otherwise through Kysely);
  * - PostgreSQL: a named prepared statement, which pg prepares once per pooled connection.
  */
 export type { ArgFn } from './compiled.js';
@@ -30,9 +30,10 @@ export function prepareQuery<R, A extends Record<string, unknown>>(
   const all = async (args: A): Promise<R[]> => {
     const params = bind(args);
     if ('sqlite' in handle.raw) {
-      const sqlite = handle.raw.sqlite;
-      if (!sqlite.inTransaction) {
-        statement ??= sqlite.prepare(compiled.sql);
+      const sqlite = syncReadConnection(handle);
+      if (sqlite) {
+        // The connection a handle reads from does not change, except an in-memory one's (its only connection).
+        if (statement === null || statement.database !== sqlite) statement = sqlite.prepare(compiled.sql);
         return statement.all(...(params as unknown[])) as R[];
       }
     } else {

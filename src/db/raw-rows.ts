@@ -1,6 +1,6 @@
 import type { Compilable } from 'kysely';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
-import type { DbHandle } from './connect.js';
+import { syncReadConnection, type DbHandle } from './connect.js';
 import type { Db, Tx } from './tx.js';
 
 /**
@@ -51,8 +51,9 @@ function rawStatement(sqlite: SqliteDatabase, sql: string): RawStatement {
 
 export async function selectRows<R>(db: Db | Tx, handle: DbHandle | undefined, query: Compilable<R>): Promise<R[]> {
   const compiled = query.compile();
-  if (handle && 'sqlite' in handle.raw && !handle.raw.sqlite.inTransaction) {
-    const { statement, toRow } = rawStatement(handle.raw.sqlite, compiled.sql);
+  const sqlite = db.isTransaction ? null : syncReadConnection(handle);
+  if (sqlite) {
+    const { statement, toRow } = rawStatement(sqlite, compiled.sql);
     if (toRow === null) return (await db.executeQuery(compiled)).rows;
     const arrays = statement.all(...(compiled.parameters as unknown[])) as unknown[][];
     return arrays.map((values) => toRow(values) as R);

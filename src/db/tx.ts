@@ -10,8 +10,9 @@ const MAX_ATTEMPTS = 5;
 /** Errors after which the whole transaction can safely run again from the start. */
 export function isRetryableTxError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  // SQLite: another connection holds the lock. PostgreSQL: serialization failure, deadlock.
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === '40001' || code === '40P01';
+  // SQLite: another connection holds the lock, or the group this transaction was committing in failed
+  // (src/db/group-commit.ts). PostgreSQL: serialization failure, deadlock.
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'GROUP_COMMIT_ABORTED' || code === '40001' || code === '40P01';
 }
 
 /**

@@ -87,6 +87,22 @@ export function createMetrics({ db, clock, log }: MetricsSources): Metrics {
       },
     });
   }
+  if (db.groupCommit) {
+    const stats = db.groupCommit;
+    const fromStats = (name: string, help: string, value: () => number) =>
+      new Counter({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.reset();
+          this.inc(value());
+        },
+      });
+    // Group commit (src/db/group-commit.ts): transactions / commits is how many transactions a COMMIT carried.
+    fromStats('sqlite_commits_total', 'COMMITs of the embedded database', () => stats.commits);
+    fromStats('sqlite_committed_transactions_total', 'Transactions those COMMITs carried (group commit: one COMMIT for every transaction that finished in the same turn)', () => stats.members);
+  }
   const collectionErrors = new Counter({
     name: 'metrics_collection_errors_total',
     help: 'Scrapes whose database-derived metrics (jobs, callback deliveries) could not be read; those metrics are then absent',

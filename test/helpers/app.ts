@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
@@ -30,15 +33,18 @@ export interface TestAppOptions {
 }
 
 /**
- * A fresh, migrated database per app: SQLite in memory by default, or a new schema in the PostgreSQL
+ * A fresh, migrated database per app: an SQLite file in a temporary directory by default, or a new schema in the PostgreSQL
  * database named by TEST_DATABASE_URL (dropped on close), so test files can run in parallel.
  */
 export async function createTestDatabase(): Promise<{ handle: DbHandle; drop(): Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
-    const handle = connectDatabase({ databaseUrl: null, sqliteFile: ':memory:' });
+    // A database file, as `serve` uses one (a read connection beside the writer, the WAL checkpoint thread);
+    // TEST_SQLITE_IN_MEMORY=1 runs on one in-memory connection instead.
+    const dir = process.env.TEST_SQLITE_IN_MEMORY ? null : mkdtempSync(path.join(tmpdir(), 'mcs-test-'));
+    const handle = connectDatabase({ databaseUrl: null, sqliteFile: dir ? path.join(dir, 'test.sqlite') : ':memory:' });
     await migrateToLatest(handle.db as unknown as Kysely<unknown>, handle.dialect);
-    return { handle, drop: async () => {} };
+    return { handle, drop: async () => void (dir && rmSync(dir, { recursive: true, force: true })) };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const handle = connectDatabase({ databaseUrl: url, sqliteFile: '', pgSchema: schema, pgPoolSize: 8 });
