@@ -93,12 +93,23 @@ export function argRow<T>(arg: ArgFn, index: number, columns: readonly (keyof T 
   return Object.fromEntries(columns.map((c) => [c, arg(`${index}.${c}`)])) as T;
 }
 
+/** argRow's argument names by column list and row index, made once: building them per call cost more than the binding. */
+const rowArgNames = new WeakMap<readonly string[], string[][]>();
+
+function argNamesOfRow(columns: readonly string[], index: number): string[] {
+  let byRow = rowArgNames.get(columns);
+  if (!byRow) rowArgNames.set(columns, (byRow = []));
+  return (byRow[index] ??= columns.map((c) => `${index}.${c}`));
+}
+
 /** The arguments of argRow placeholders for these rows. */
 export function rowArgsOf<T extends object>(rows: readonly T[], columns: readonly (keyof T & string)[]): Record<string, unknown> {
   const args: Record<string, unknown> = {};
-  rows.forEach((row, i) => {
-    for (const c of columns) args[`${i}.${c}`] = row[c];
-  });
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    const names = argNamesOfRow(columns, i);
+    for (let c = 0; c < columns.length; c++) args[names[c]!] = row[columns[c]!];
+  }
   return args;
 }
 

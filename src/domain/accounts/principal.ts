@@ -34,6 +34,8 @@ export interface Principal {
   scopes: ReadonlySet<Scope>;
   /** Set for sales-channel installations: the storefront the token is bound to (its installation id). */
   storefrontId: number | null;
+  /** The storefront's name as the token was authenticated (a new order's channelLabel); null otherwise. */
+  storefrontName: string | null;
   /** Set for shipping, inventory and 3PL installations: the integration (its installation id). */
   integrationId: number | null;
   /** The integration's warehouse mappings (empty for other kinds). */
@@ -82,6 +84,7 @@ export function sellerPrincipalFor(accountId: number): Principal {
     kind: 'SELLER',
     scopes: new Set(SCOPES),
     storefrontId: null,
+    storefrontName: null,
     integrationId: null,
     mappings: [],
   };

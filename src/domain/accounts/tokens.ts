@@ -14,6 +14,7 @@ interface TokenRow {
   scopes: string;
   revoked_at: string | null;
   installation_status: string | null;
+  storefront_name: string | null;
   app_name: string | null;
 }
 
@@ -41,6 +42,7 @@ function tokenQueries(handle: DbHandle) {
           't.scopes',
           't.revoked_at',
           'i.status as installation_status',
+          'i.storefront_name',
           'a.name as app_name',
         ])
         .where('t.token_hash', '=', arg('hash')),
@@ -91,6 +93,7 @@ export async function authenticateToken(handle: DbHandle, token: string): Promis
     kind,
     scopes: new Set(JSON.parse(row.scopes) as Scope[]),
     storefrontId: kind === 'SALES_CHANNEL' ? row.installation_id : null,
+    storefrontName: kind === 'SALES_CHANNEL' ? row.storefront_name : null,
     integrationId: integration ? row.installation_id : null,
     mappings,
   };

@@ -1,44 +1,51 @@
+import { sql } from 'kysely';
 import { compiledStatement } from '../../db/compiled.js';
 import type { Tx } from '../../db/tx.js';
 import { nudgeFulfillmentOrder } from './access.js';
 
-// Every new order runs these (compiled once: src/db/compiled.ts).
-const owedWarehouses = compiledStatement<{ warehouse_id: number; installation_id: number }, { accountId: number; orderId: number }>((db, arg) =>
-  db
-    .selectFrom('order_line_routes as r')
-    .innerJoin('warehouse_mappings as m', (j) => j.onRef('m.warehouse_id', '=', 'r.warehouse_id').on('m.account_id', '=', arg<number>('accountId')))
-    .innerJoin('installations as i', 'i.id', 'm.installation_id')
-    .select(['r.warehouse_id', 'i.id as installation_id'])
-    .where('r.account_id', '=', arg<number>('accountId'))
-    .where('r.order_id', '=', arg<number>('orderId'))
-    .where('i.account_id', '=', arg<number>('accountId'))
-    .where('i.status', '=', 'ACTIVE')
-    .where('i.kind', 'in', ['SHIPPING', 'THIRD_PARTY_LOGISTICS'])
-    .where((eb) => eb(eb('r.reserved_quantity', '+', eb.ref('r.backorder_quantity')), '>', 0))
-    .orderBy('r.warehouse_id')
-    .orderBy('i.id'),
-);
-
-const insertFulfillmentOrder = compiledStatement<{ id: number }, { accountId: number; orderId: number; warehouseId: number; installationId: number; iso: string }>((db, arg) =>
+// Every new order runs it (compiled once: src/db/compiled.ts). One statement finds the owed warehouses and
+// inserts what is missing; the lowest installation id mapped to a warehouse owes its work.
+const insertOwedFulfillmentOrders = compiledStatement<
+  { id: number; warehouse_id: number; installation_id: number },
+  { accountId: number; orderId: number; iso: string }
+>((db, arg) =>
   db
     .insertInto('fulfillment_orders')
-    .values({
-      account_id: arg<number>('accountId'),
-      order_id: arg<number>('orderId'),
-      warehouse_id: arg<number>('warehouseId'),
-      installation_id: arg<number>('installationId'),
-      status: 'NEW',
-      external_order_id: null,
-      assigned_ts: arg('iso'),
-      acknowledged_ts: null,
-      rejection_reason: null,
-      rejection_detail: null,
-      rejected_ts: null,
-      created_at: arg('iso'),
-      last_updated_ts: arg('iso'),
-    })
+    .columns([
+      'account_id', 'order_id', 'warehouse_id', 'installation_id', 'status', 'external_order_id', 'assigned_ts', 'acknowledged_ts',
+      'rejection_reason', 'rejection_detail', 'rejected_ts', 'created_at', 'last_updated_ts',
+    ])
+    .expression((eb) =>
+      eb
+        .selectFrom('order_line_routes as r')
+        .innerJoin('warehouse_mappings as m', (j) => j.onRef('m.warehouse_id', '=', 'r.warehouse_id').on('m.account_id', '=', arg<number>('accountId')))
+        .innerJoin('installations as i', 'i.id', 'm.installation_id')
+        .select((s) => [
+          'r.account_id',
+          'r.order_id',
+          'r.warehouse_id',
+          s.fn.min<number>('i.id').as('installation_id'),
+          sql<string>`'NEW'`.as('status'),
+          sql<null>`null`.as('external_order_id'),
+          sql<string>`cast(${arg('iso')} as text)`.as('assigned_ts'),
+          sql<null>`null`.as('acknowledged_ts'),
+          sql<null>`null`.as('rejection_reason'),
+          sql<null>`null`.as('rejection_detail'),
+          sql<null>`null`.as('rejected_ts'),
+          sql<string>`cast(${arg('iso')} as text)`.as('created_at'),
+          sql<string>`cast(${arg('iso')} as text)`.as('last_updated_ts'),
+        ])
+        .where('r.account_id', '=', arg<number>('accountId'))
+        .where('r.order_id', '=', arg<number>('orderId'))
+        .where('i.account_id', '=', arg<number>('accountId'))
+        .where('i.status', '=', 'ACTIVE')
+        .where('i.kind', 'in', ['SHIPPING', 'THIRD_PARTY_LOGISTICS'])
+        .where((w) => w(w('r.reserved_quantity', '+', w.ref('r.backorder_quantity')), '>', 0))
+        .groupBy(['r.account_id', 'r.order_id', 'r.warehouse_id'])
+        .orderBy('r.warehouse_id'),
+    )
     .onConflict((oc) => oc.columns(['account_id', 'order_id', 'warehouse_id']).doNothing())
-    .returning('id'),
+    .returning(['id', 'warehouse_id', 'installation_id']),
 );
 
 /**
@@ -49,12 +56,7 @@ const insertFulfillmentOrder = compiledStatement<{ id: number }, { accountId: nu
  * When two integrations map the same warehouse, the lowest installation id owes the work.
  */
 export async function syncFulfillmentOrders(tx: Tx, accountId: number, orderId: number, now: Date): Promise<void> {
-  const owed = await owedWarehouses.all(tx, { accountId, orderId });
-  const byWarehouse = new Map<number, number>();
-  for (const row of owed) if (!byWarehouse.has(row.warehouse_id)) byWarehouse.set(row.warehouse_id, row.installation_id);
-  const iso = now.toISOString();
-  for (const [warehouseId, installationId] of byWarehouse) {
-    const created = await insertFulfillmentOrder.first(tx, { accountId, orderId, warehouseId, installationId, iso });
-    if (created) await nudgeFulfillmentOrder(tx, accountId, created.id, installationId, now);
-  }
+  const created = await insertOwedFulfillmentOrders.all(tx, { accountId, orderId, iso: now.toISOString() });
+  created.sort((a, b) => a.warehouse_id - b.warehouse_id);
+  for (const row of created) await nudgeFulfillmentOrder(tx, accountId, row.id, row.installation_id, now);
 }

@@ -24,14 +24,6 @@ import { scheduleUnpaidExpiry } from './expiry.js';
 export type { CreateOrderInput } from './order-input.js';
 
 // Every order runs these; they are compiled once (src/db/compiled.ts).
-const storefrontName = compiledStatement<{ storefront_name: string | null }, { accountId: number; storefrontId: number }>((db, arg) =>
-  db
-    .selectFrom('installations')
-    .select('storefront_name')
-    .where('account_id', '=', arg<number>('accountId'))
-    .where('id', '=', arg<number>('storefrontId')),
-);
-
 type OrderInsert = Omit<Selectable<SalesOrdersTable>, 'id'>;
 const ORDER_COLUMNS = everyColumn<OrderInsert>()([
   'account_id', 'storefront_id', 'channel_key', 'channel', 'channel_label', 'channel_order_id', 'channel_order_reference_number',
@@ -76,12 +68,11 @@ async function channelOf(tx: Tx, principal: Principal, input: CreateOrderInput) 
     if (input.integrationId !== undefined && input.integrationId !== null) {
       throw invalidField('integrationId', 'names a custom store: only seller tokens create orders in one (a storefront token creates its own)');
     }
-    const storefront = await storefrontName.first(tx, { accountId: principal.accountId, storefrontId: principal.storefrontId });
     return {
       storefrontId: principal.storefrontId,
       channelKey: `s:${principal.storefrontId}`,
       channel: principal.appName ?? 'storefront',
-      channelLabel: storefront?.storefront_name ?? null,
+      channelLabel: principal.storefrontName,
     };
   }
   if (principal.kind !== 'SELLER') {
@@ -158,6 +149,7 @@ export async function createSalesOrder(
   }
 
   const products = await resolveRequestedSkus(tx, accountId, checked.lines.map((l) => l.requestedSku));
+  const productById = new Map([...products.values()].map((p) => [p.id, p]));
   const warehouses = await listAccountWarehouses(tx, accountId);
   const candidates = candidateWarehouses(warehouses, input.fba === true || input.channelWillFulfill === true);
   const fallback = defaultWarehouse(warehouses);
@@ -188,12 +180,13 @@ export async function createSalesOrder(
   // Stock rows are locked in product order, the same in every order, so two orders for the same SKUs
   // in different line orders do not deadlock each other on PostgreSQL.
   toRoute.sort((a, b) => a.productId - b.productId || a.lineId - b.lineId);
-  const routes = await routeNewOrderLines(tx, accountId, inserted.id, toRoute, candidates, fallback, now);
+  const hasKitLine = toRoute.some((l) => productById.get(l.productId)?.isKit === true);
+  const routes = await routeNewOrderLines(tx, accountId, inserted.id, toRoute, candidates, fallback, now, hasKitLine);
   // Units routed to a shipping / 3PL warehouse become that integration's work (need_to_ship).
   await fulfillment.syncOrder(tx, accountId, inserted.id, now);
   // An unpaid order is cancelled if still unpaid 30 days after orderTs (a delayed job, src/domain/orders/expiry.ts).
   if (status === 'PENDING_PAYMENT') await scheduleUnpaidExpiry(tx, accountId, inserted.id, inserted.order_ts, now);
   // The answer is built from the rows just written (an order routed line by line is read back).
-  const view = routes ? await newOrderView(tx, principal, inserted, lines, routes) : (await orderViews(tx, principal, [inserted], scope))[0]!;
+  const view = routes ? newOrderView(principal, inserted, lines, routes, productById) : (await orderViews(tx, principal, [inserted], scope))[0]!;
   return { created: true, order: view };
 }

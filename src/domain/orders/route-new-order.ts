@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { argList, argRow, compiledBySize, everyColumn, listArgsOf, rowArgsOf } from '../../db/compiled.js';
+import { argRow, compiledBySize, everyColumn, rowArgsOf } from '../../db/compiled.js';
 import type { OrderLineRoutesTable } from '../../db/schema.js';
 import type { Tx } from '../../db/tx.js';
 import type { WarehouseRow } from '../accounts/warehouses.js';
@@ -19,15 +19,6 @@ export type RouteRow = Selectable<OrderLineRoutesTable>;
 
 /** As routing.ts: re-reads after lost races are bounded; what is still unplaced is backordered. */
 const MAX_PLACEMENT_ATTEMPTS = 50;
-
-const kitsAmong = compiledBySize<{ kit_product_id: number }, Record<string, unknown>>((db, arg, n) =>
-  db
-    .selectFrom('kit_components')
-    .select('kit_product_id')
-    .distinct()
-    .where('account_id', '=', arg<number>('accountId'))
-    .where('kit_product_id', 'in', argList<number>(arg, 'p', n)),
-);
 
 const ROUTE_COLUMNS = everyColumn<RouteInsert>()([
   'account_id',
@@ -65,7 +56,8 @@ function bestCandidate(stock: Map<number, number>, candidates: readonly number[]
 
 /**
  * Routes the lines of a new order (sorted by product, then line: the lock order) and answers the routes
- * written, or null when a kit line made it take routeLine (the caller then reads the routes back).
+ * written, or null when the order has a kit line (`hasKitLine`): then it takes routeLine and the caller
+ * reads the routes back.
  */
 export async function routeNewOrderLines(
   tx: Tx,
@@ -75,11 +67,11 @@ export async function routeNewOrderLines(
   candidates: number[],
   fallback: WarehouseRow | null,
   now: Date,
+  hasKitLine: boolean,
 ): Promise<RouteRow[] | null> {
   if (lines.length === 0) return [];
   const productIds = [...new Set(lines.map((l) => l.productId))];
-  const kits = await kitsAmong.all(tx, productIds.length, { accountId, ...listArgsOf('p', productIds) });
-  if (kits.length > 0) {
+  if (hasKitLine) {
     for (const line of lines) await routeLine(tx, accountId, { ...line, orderId }, candidates, fallback, now);
     return null;
   }

@@ -1,20 +1,65 @@
+import { argList, compiledBySize, listArgsOf, type ArgFn } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
-import { findProductsBySkus, type ProductRow } from '../catalog/products.js';
+
+/** What a new order needs of each product its lines name: found in one statement with the SKU lookup. */
+export interface OrderProduct {
+  id: number;
+  sku: string;
+  /** The line's title when the channel sends none. */
+  title: string | null;
+  standardProductId: string | null;
+  /** A kit routes its components' stock (src/domain/orders/kit-routing.ts). */
+  isKit: boolean;
+}
+
+interface OrderProductDbRow {
+  id: number;
+  sku: string;
+  title: string | null;
+  standard_product_id: string | null;
+  is_kit: number | boolean;
+}
+
+function orderProducts(db: Db, arg: ArgFn, n: number, column: 'p.sku' | 'p.sku_lower') {
+  return db
+    .selectFrom('products as p')
+    .select(['p.id', 'p.sku', 'p.title', 'p.standard_product_id'])
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom('kit_components as k').select('k.kit_product_id').where('k.account_id', '=', arg<number>('accountId')).whereRef('k.kit_product_id', '=', 'p.id'))
+        .as('is_kit'),
+    )
+    .where('p.account_id', '=', arg<number>('accountId'))
+    .where(column, 'in', argList<string>(arg, 's', n))
+    .orderBy('p.id');
+}
+
+const bySku = compiledBySize<OrderProductDbRow, Record<string, unknown>>((db, arg, n) => orderProducts(db, arg, n, 'p.sku'));
+const byLowerSku = compiledBySize<OrderProductDbRow, Record<string, unknown>>((db, arg, n) => orderProducts(db, arg, n, 'p.sku_lower'));
+
+async function find(db: Db, accountId: number, skus: string[], caseSensitive: boolean): Promise<OrderProduct[]> {
+  const rows = caseSensitive
+    ? await bySku.all(db, skus.length, { accountId, ...listArgsOf('s', skus) })
+    : await byLowerSku.all(db, skus.length, { accountId, ...listArgsOf('s', skus.map((s) => s.toLowerCase())) });
+  // SQLite answers EXISTS as 0/1, PostgreSQL as a boolean.
+  return rows.map((r) => ({ id: r.id, sku: r.sku, title: r.title, standardProductId: r.standard_product_id, isKit: Number(r.is_kit) === 1 }));
+}
 
 /**
  * The product each requested SKU names: an exact match first, else the one product whose SKU matches
  * case-insensitively. Requested SKUs that resolve to nothing are absent from the map (the line keeps
  * requestedSku with sku null). Aliases and channel SKU overrides are not modelled yet.
  */
-export async function resolveRequestedSkus(db: Db, accountId: number, requested: string[]): Promise<Map<string, ProductRow>> {
+export async function resolveRequestedSkus(db: Db, accountId: number, requested: string[]): Promise<Map<string, OrderProduct>> {
   const unique = [...new Set(requested)];
-  const resolved = new Map<string, ProductRow>();
-  for (const p of await findProductsBySkus(db, accountId, unique, true)) resolved.set(p.sku, p);
+  const resolved = new Map<string, OrderProduct>();
+  if (unique.length === 0) return resolved;
+  for (const p of await find(db, accountId, unique, true)) resolved.set(p.sku, p);
   const rest = unique.filter((s) => !resolved.has(s));
   if (rest.length === 0) return resolved;
   // Grouped by lower case once, so each requested SKU costs a lookup rather than a scan of every match.
-  const looseByLower = new Map<string, ProductRow[]>();
-  for (const p of await findProductsBySkus(db, accountId, rest, false)) {
+  const looseByLower = new Map<string, OrderProduct[]>();
+  for (const p of await find(db, accountId, rest, false)) {
     const key = p.sku.toLowerCase();
     const list = looseByLower.get(key);
     if (list) list.push(p);

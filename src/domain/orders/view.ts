@@ -100,7 +100,7 @@ function accountingView(text: string | null): Record<string, number | null> | nu
   return Object.fromEntries(ACCOUNTING_FIELDS.map((f) => [f, decimalOutput(stored[f] ?? null)]));
 }
 
-interface ProductInfo {
+export interface ProductInfo {
   title: string | null;
   standardProductId: string | null;
 }
@@ -173,7 +173,7 @@ interface OrderParts {
   packagesOf: Awaited<ReturnType<typeof packagesByOrder>>;
   returnsOf: Awaited<ReturnType<typeof returnOrdersByOrder>>;
   kitComponents: Map<number, KitComponentsV1>;
-  productById: Map<number, ProductInfo>;
+  productById: ReadonlyMap<number, ProductInfo>;
 }
 
 // Every order view reads it (compiled once per IN-list size: src/db/compiled.ts).
@@ -228,17 +228,17 @@ export async function orderViews(db: Db, principal: Principal, orders: OrderRow[
 
 /**
  * The view of an order created in this transaction, from the rows just written (its lines, and its routes
- * as routing wrote them): nothing else exists for it yet (no packages, returns or kit components), so only
- * the products' catalog titles are read.
+ * as routing wrote them) and its products' catalog facts as the SKU lookup found them: nothing else exists
+ * for it yet (no packages, returns or kit components), so nothing is read.
  */
-export async function newOrderView(db: Db, principal: Principal, order: OrderRow, lines: LineRow[], routes: RouteRow[]): Promise<SalesOrderV1> {
+export function newOrderView(principal: Principal, order: OrderRow, lines: LineRow[], routes: RouteRow[], productById: ReadonlyMap<number, ProductInfo>): SalesOrderV1 {
   const parts: OrderParts = {
     lines: [...lines].sort((a, b) => a.position - b.position),
     routes: [...routes].sort((a, b) => a.line_id - b.line_id || a.warehouse_id - b.warehouse_id),
     packagesOf: new Map(),
     returnsOf: new Map(),
     kitComponents: new Map(),
-    productById: await productInfo(db, principal.accountId, lines),
+    productById,
   };
   return assembleOrderViews(principal, [order], parts, { storefrontId: null, warehouseIds: null })[0]!;
 }
