@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { withTx } from '../../src/db/tx.js';
 import { issueAdHocToken } from '../../src/domain/accounts/oauth.js';
 import { DELIVER_CALLBACK } from '../../src/domain/callbacks/deliveries.js';
 import { enqueueJob } from '../../src/jobs/enqueue.js';
@@ -130,15 +131,23 @@ describe('/metrics (Prometheus, on the API port)', () => {
     assert.equal(sample(text, 'http_requests_total', { method: 'GET', route: '/v1/warehouses', status: '429' }), 2);
   });
 
-  it('exports the PostgreSQL pool, and nothing for it on SQLite', async () => {
+  it('exports the PostgreSQL pool, and on SQLite its COMMITs and the transactions they carried instead', async () => {
     const text = await scrape();
     if (t.deps.db.dialect === 'postgres') {
       const total = sample(text, 'db_pool_connections', { state: 'total' });
       assert.ok(total !== undefined && total >= 1, text);
       assert.ok(sample(text, 'db_pool_connections', { state: 'idle' }) !== undefined);
       assert.equal(sample(text, 'db_pool_connections', { state: 'waiting' }), 0);
+      assert.equal(sample(text, 'sqlite_commits_total'), undefined);
     } else {
       assert.equal(sample(text, 'db_pool_connections', { state: 'total' }), undefined);
+      const commits = sample(text, 'sqlite_commits_total')!;
+      const transactions = sample(text, 'sqlite_committed_transactions_total')!;
+      // Ten transactions at once share COMMITs.
+      await Promise.all(Array.from({ length: 10 }, () => withTx(t.deps.db.db, (tx) => issueAdHocToken(tx, seed.accountId, ['legacy'], clock.now()))));
+      const after = await scrape();
+      assert.equal(sample(after, 'sqlite_committed_transactions_total')! - transactions, 10);
+      assert.ok(sample(after, 'sqlite_commits_total')! - commits < 10, after);
     }
   });
 
