@@ -54,13 +54,14 @@ function reportToStderr(error: Error) {
 pg.types.setTypeParser(20, (v) => Number(v));
 
 /**
- * The SQLite connection a synchronous read outside a transaction may use now: the read connection, or (an
- * in-memory database) the only connection when no transaction is open on it. null: go through Kysely.
+ * The SQLite connection a synchronous read outside a transaction may use now, as the driver chooses one for
+ * its own reads (src/db/group-commit.ts): the writer while no transaction is open on it, else the read
+ * connection. null (in memory, a transaction open): go through Kysely, which waits for the writer.
  */
 export function syncReadConnection(handle: DbHandle | undefined): SQLite.Database | null {
   if (!handle || !('sqlite' in handle.raw)) return null;
   const { sqlite, reader } = handle.raw;
-  return reader ?? (sqlite.inTransaction ? null : sqlite);
+  return sqlite.inTransaction ? reader : sqlite;
 }
 
 function openReader(file: string): SQLite.Database {
@@ -116,6 +117,10 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
   const checkpointer = onDisk ? startWalCheckpointer(options.sqliteFile) : null;
   if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
   sqlite.pragma('foreign_keys = ON');
+  // Every transaction runs in a savepoint (group commit, src/db/group-commit.ts), so the pages it changes are
+  // copied to a statement journal, which SQLite spills to a temporary file past 64 KB: keep it in memory (it
+  // lives as long as one transaction). Sorts on the read connection stay as they are.
+  sqlite.pragma('temp_store = MEMORY');
   // Another process (a separate worker or the CLI) may hold the write lock briefly.
   sqlite.pragma('busy_timeout = 5000');
   // Without statistics SQLite's planner takes `account_id = ?` for a selective predicate and may scan a

@@ -31,9 +31,9 @@ import { withStatementCache } from './statement-cache.js';
  *   `commitTransaction` resolves only then); when the shared COMMIT fails, or SQLite rolls the whole outer
  *   transaction back, every waiting member fails, with an error withTx retries (nothing of theirs was kept),
  *   and for a while transactions commit one by one, so a retry that fails again fails alone;
- * - a statement outside a transaction never sees a member's uncommitted writes: a read-only one runs on a
- *   separate read connection (an on-disk database: committed data only, and no wait behind transactions),
- *   anything else first commits the open group.
+ * - a statement outside a transaction never sees a member's uncommitted writes: a read-only one runs on the
+ *   writer while no transaction is open on it, else on a separate read connection (an on-disk database:
+ *   committed data only, and no wait behind transactions); anything else first commits the open group.
  *
  * A group closes after MAX_GROUP_MEMBERS members or MAX_GROUP_OPEN_MS, so a member waits at most for the
  * transactions that started within that window to finish.
@@ -194,9 +194,9 @@ export class GroupCommitDriver implements Driver {
 
   async execute<R>(lease: Lease, compiled: CompiledQuery): Promise<QueryResult<R>> {
     if (!lease.member) {
-      if (this.#reader) {
-        // A read outside a transaction: committed data, without waiting for the writer.
-        const statement = this.#reader.prepare(compiled.sql) as SQLite.Statement;
+      const reads = this.#readConnection();
+      if (reads) {
+        const statement = reads.prepare(compiled.sql) as SQLite.Statement;
         if (statement.readonly) return { rows: statement.all(compiled.parameters) as R[] };
       }
       await this.#take(lease);
@@ -209,13 +209,21 @@ export class GroupCommitDriver implements Driver {
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
 
+  /**
+   * Where a read outside a transaction runs now, seeing committed data only: the writer while no transaction
+   * is open on it (its page cache is warm; the reader's is dropped after every COMMIT), else the read
+   * connection; null (in memory, a transaction open) when it must wait for the writer.
+   */
+  #readConnection(): SqliteDatabase | null {
+    return this.sqlite.inTransaction ? this.#reader : this.#writer;
+  }
+
   async *stream<R>(lease: Lease, compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     if (!SelectQueryNode.is(compiled.query)) throw new Error('only select queries can be streamed on SQLite');
-    if (!lease.member) {
-      await this.#take(lease);
-      if (this.#group) this.#commitGroup();
-    }
-    for (const row of this.#writer.prepare(compiled.sql).iterate(compiled.parameters)) yield { rows: [row as R] };
+    // Read whole, then handed out row by row: an open iterator would make the connection refuse every other
+    // statement until the consumer finished (nothing in the service streams from SQLite).
+    const rows = (await this.execute<R>(lease, compiled)).rows;
+    for (const row of rows) yield { rows: [row] };
   }
 
   async #take(lease: Lease): Promise<void> {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Compilable } from 'kysely';
-import type { Statement } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { syncReadConnection, type DbHandle } from './connect.js';
 import { compileWithArgs, type ArgFn } from './compiled.js';
 
@@ -8,8 +8,9 @@ import { compileWithArgs, type ArgFn } from './compiled.js';
  * Hot read paths (token lookup, single-SKU reads) run the same SQL thousands of times a second. Building
  * and compiling a Kysely query and re-preparing it per request costs more than the query itself, so a
  * query is built once with named arguments, and runs as a cached prepared statement:
- * - SQLite: a cached better-sqlite3 Statement, run synchronously on the read connection (an in-memory
- *   database: on its only connection when no transaction is open, otherwise through Kysely);
+ * - SQLite: a cached better-sqlite3 Statement, run synchronously on the connection syncReadConnection
+ *   picks (the writer when no transaction is open on it, else the read connection; in memory with a
+ *   transaction open, through Kysely);
  * - PostgreSQL: a named prepared statement, which pg prepares once per pooled connection.
  */
 export type { ArgFn } from './compiled.js';
@@ -25,15 +26,16 @@ export function prepareQuery<R, A extends Record<string, unknown>>(
 ): PreparedQuery<R, A> {
   const { compiled, bind } = compileWithArgs<R, A>(build);
   const name = `q_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 16)}`;
-  let statement: Statement | null = null;
+  const statements = new Map<Database, Statement>();
 
   const all = async (args: A): Promise<R[]> => {
     const params = bind(args);
     if ('sqlite' in handle.raw) {
       const sqlite = syncReadConnection(handle);
       if (sqlite) {
-        // The connection a handle reads from does not change, except an in-memory one's (its only connection).
-        if (statement === null || statement.database !== sqlite) statement = sqlite.prepare(compiled.sql);
+        // Prepared once on each of the (at most two) connections reads run on.
+        let statement = statements.get(sqlite);
+        if (!statement) statements.set(sqlite, (statement = sqlite.prepare(compiled.sql)));
         return statement.all(...(params as unknown[])) as R[];
       }
     } else {
