@@ -32,6 +32,20 @@ const values = async (db: Kysely<Record<string, { id: number; v: string }>>) =>
 
 const insert = (tx: Db | Kysely<Record<string, { id: number; v: string }>>, v: string) => sql`insert into t (v) values (${v})`.execute(tx as Db);
 
+/** A transaction held open after `write`: `wrote` resolves once it has written, `release` lets it end. */
+function heldOpen<T>(run: (body: (tx: Db) => Promise<void>) => Promise<T>, write: (tx: Db) => Promise<unknown>) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let written!: () => void;
+  const wrote = new Promise<void>((resolve) => (written = resolve));
+  const done = run(async (tx) => {
+    await write(tx);
+    written();
+    await gate;
+  });
+  return { wrote, release, done };
+}
+
 for (const kind of ['file', 'memory'] as const) {
   describe(`SQLite group commit (${kind})`, () => {
     it('transactions that run at the same time share COMMITs, and each is committed when its caller hears so', async () => {
@@ -86,15 +100,7 @@ for (const kind of ['file', 'memory'] as const) {
     it('a read outside a transaction never sees a transaction that has not committed', async () => {
       const { handle, db } = await open(kind);
       try {
-        let release!: () => void;
-        const gate = new Promise<void>((resolve) => (release = resolve));
-        let inserted!: () => void;
-        const wrote = new Promise<void>((resolve) => (inserted = resolve));
-        const open = withTx(handle.db, async (tx) => {
-          await insert(tx, 'pending');
-          inserted();
-          await gate;
-        });
+        const { wrote, release, done: open } = heldOpen((body) => withTx(handle.db, body), (tx) => insert(tx, 'pending'));
         await wrote;
         if (kind === 'file') {
           // The read connection answers at once, from committed data.
@@ -116,17 +122,14 @@ for (const kind of ['file', 'memory'] as const) {
     it('a write outside a transaction never joins a group: it commits alone, after the group, and survives its failure', async () => {
       const { handle, db } = await open(kind);
       try {
-        let release!: () => void;
-        const gate = new Promise<void>((resolve) => (release = resolve));
-        let inserted!: () => void;
-        const wrote = new Promise<void>((resolve) => (inserted = resolve));
         // The member's orphan (deferred foreign key) will break the COMMIT of its group.
-        const member = db.transaction().execute(async (tx) => {
-          await sql`insert into child (parent_id) values (44)`.execute(tx);
-          await insert(tx, 'member');
-          inserted();
-          await gate;
-        });
+        const { wrote, release, done: member } = heldOpen(
+          (body) => db.transaction().execute((tx) => body(tx as unknown as Db)),
+          async (tx) => {
+            await sql`insert into child (parent_id) values (44)`.execute(tx);
+            await insert(tx, 'member');
+          },
+        );
         await wrote;
         // Waits for the connection, finds the member's group open, commits it (which fails), then runs.
         const outside = insert(db, 'outside');
