@@ -60,21 +60,28 @@ export function compiledStatement<R, A extends Record<string, unknown>>(build: (
 export function compiledByShape<R, A extends Record<string, unknown>, K extends string | number>(
   build: (db: Db, arg: ArgFn, shape: K) => Compilable<R>,
   maxCachedSize = 32,
-): { all(db: Db, shape: K, args: A): Promise<R[]> } {
+): {
+  all(db: Db, shape: K, args: A): Promise<R[]>;
+  /** The compiled query with `args` bound, to run some other way (src/db/raw-rows.ts selectRows). */
+  bound(db: Db, shape: K, args: A): CompiledQuery<R>;
+} {
   // Keyed by the dialect's adapter class: SQLite and PostgreSQL compile to different SQL.
   const byDialect = new Map<unknown, Map<K, ArgQuery<R, A>>>();
+  const bound = (db: Db, shape: K, args: A): CompiledQuery<R> => {
+    const dialect = db.getExecutor().adapter.constructor;
+    let shapes = byDialect.get(dialect);
+    if (!shapes) byDialect.set(dialect, (shapes = new Map()));
+    let query = shapes.get(shape);
+    if (!query) {
+      query = compileWithArgs<R, A>((arg) => build(db, arg, shape));
+      if (typeof shape === 'string' || (shape as number) <= maxCachedSize) shapes.set(shape, query);
+    }
+    return { ...query.compiled, parameters: query.bind(args) };
+  };
   return {
+    bound,
     async all(db, shape, args) {
-      const dialect = db.getExecutor().adapter.constructor;
-      let shapes = byDialect.get(dialect);
-      if (!shapes) byDialect.set(dialect, (shapes = new Map()));
-      let query = shapes.get(shape);
-      if (!query) {
-        query = compileWithArgs<R, A>((arg) => build(db, arg, shape));
-        if (typeof shape === 'string' || (shape as number) <= maxCachedSize) shapes.set(shape, query);
-      }
-      const result = await db.executeQuery<R>({ ...query.compiled, parameters: query.bind(args) });
-      return result.rows;
+      return (await db.executeQuery<R>(bound(db, shape, args))).rows;
     },
   };
 }

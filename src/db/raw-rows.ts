@@ -1,4 +1,4 @@
-import type { Compilable } from 'kysely';
+import type { Compilable, CompiledQuery } from 'kysely';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import { syncReadConnection, type DbHandle } from './connect.js';
 import type { Db, Tx } from './tx.js';
@@ -49,8 +49,9 @@ function rawStatement(sqlite: SqliteDatabase, sql: string): RawStatement {
   return entry;
 }
 
-export async function selectRows<R>(db: Db | Tx, handle: DbHandle | undefined, query: Compilable<R>): Promise<R[]> {
-  const compiled = query.compile();
+/** `query` is a Kysely query, or one compiled ahead (src/db/compiled.ts `bound`) so that no request builds it. */
+export async function selectRows<R>(db: Db | Tx, handle: DbHandle | undefined, query: Compilable<R> | CompiledQuery<R>): Promise<R[]> {
+  const compiled = 'compile' in query ? query.compile() : query;
   const sqlite = db.isTransaction ? null : syncReadConnection(handle);
   if (sqlite) {
     const { statement, toRow } = rawStatement(sqlite, compiled.sql);

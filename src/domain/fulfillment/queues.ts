@@ -2,10 +2,11 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/tx.js';
 import { warehouseUniqueIdFor, type Principal } from '../accounts/principal.js';
 import { callerWarehouseIds } from './access.js';
-import { fulfillmentOrderViews, type FulfillmentOrderV2 } from './view.js';
+import { FULFILLMENT_ORDER_VIEW_COLUMNS, fulfillmentOrderViews, type FulfillmentOrderV2, type FulfillmentOrderViewRow } from './view.js';
 import { stillOwesUnits } from './owed.js';
 import type { DbHandle } from '../../db/connect.js';
 import { selectRows } from '../../db/raw-rows.js';
+import { argList, compiledByShape, listArgsOf } from '../../db/compiled.js';
 
 /**
  * The two partner queues (document 4.8, 3.5, 3.7; resolutions §4). Both are level reads, keyset-paged by
@@ -17,6 +18,27 @@ export interface Page<T> {
   /** Last id of this page when another page follows. */
   nextAfter: number | null;
 }
+
+/**
+ * need_to_ship's page, compiled once per shape (src/db/compiled.ts): the number of the caller's warehouses
+ * times two, plus one when the page starts after a cursor.
+ */
+const openQueuePage = compiledByShape<FulfillmentOrderViewRow, Record<string, unknown>, number>((db, arg, shape) =>
+  db
+    .selectFrom('fulfillment_orders as fo')
+    // Only what the view shows: each column more is a value per row SQLite hands to JavaScript.
+    .select(FULFILLMENT_ORDER_VIEW_COLUMNS.map((c) => `fo.${c}` as const))
+    .where('fo.account_id', '=', arg<number>('accountId'))
+    .where('fo.installation_id', '=', arg<number>('installationId'))
+    .where('fo.warehouse_id', 'in', argList<number>(arg, 'w', Math.floor(shape / 2)))
+    // Literals, not parameters: the partial index fulfillment_orders_open_queue (migration 022) is used
+    // only when the planner can see that the query asks for exactly its statuses.
+    .where(sql<boolean>`fo.status in ('NEW', 'ACCEPTED')`)
+    .$if(shape % 2 === 1, (qb) => qb.where('fo.id', '>', arg<number>('after')))
+    .where(stillOwesUnits)
+    .orderBy('fo.id')
+    .limit(arg<number>('limit')),
+);
 
 /**
  * need_to_ship: the caller's fulfillment orders that are not rejected and still owe at least one unit in
@@ -32,19 +54,13 @@ export async function listNeedToShip(
 ): Promise<Page<FulfillmentOrderV2>> {
   const warehouses = callerWarehouseIds(principal);
   if (principal.integrationId === null || warehouses.length === 0) return { items: [], nextAfter: null };
-  const query = db
-    .selectFrom('fulfillment_orders as fo')
-    .selectAll('fo')
-    .where('fo.account_id', '=', principal.accountId)
-    .where('fo.installation_id', '=', principal.integrationId)
-    .where('fo.warehouse_id', 'in', warehouses)
-    // Literals, not parameters: the partial index fulfillment_orders_open_queue (migration 022) is used
-    // only when the planner can see that the query asks for exactly its statuses.
-    .where(sql<boolean>`fo.status in ('NEW', 'ACCEPTED')`)
-    .$if(after !== null, (qb) => qb.where('fo.id', '>', after ?? 0))
-    .where(stillOwesUnits)
-    .orderBy('fo.id')
-    .limit(pageSize + 1);
+  const query = openQueuePage.bound(db, warehouses.length * 2 + (after === null ? 0 : 1), {
+    accountId: principal.accountId,
+    installationId: principal.integrationId,
+    after: after ?? 0,
+    limit: pageSize + 1,
+    ...listArgsOf('w', warehouses),
+  });
   const rows = await selectRows(db, handle, query);
   const page = rows.slice(0, pageSize);
   return {

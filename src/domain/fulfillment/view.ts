@@ -7,6 +7,7 @@ import { accountFilterById } from '../../db/tenancy.js';
 import { moneyAmountText } from '../../lib/money.js';
 import type { DbHandle } from '../../db/connect.js';
 import { selectRows } from '../../db/raw-rows.js';
+import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
 
 /** The v2 fulfillment order (document 2.18), with lines derived from the routes (units still owed). */
 
@@ -68,7 +69,12 @@ export interface FulfillmentOrderV2 {
   totalPayment: Money;
 }
 
-const money = (amount: string | null | undefined): Money => ({ amount: moneyAmountText(amount ?? '0'), currencyCode: ORDER_CURRENCY });
+const ZERO_AMOUNT = moneyAmountText('0');
+// Most amounts on a page are zero (taxes, discounts): those skip the decimal parse.
+const money = (amount: string | null | undefined): Money => ({
+  amount: amount === null || amount === undefined || amount === '0' ? ZERO_AMOUNT : moneyAmountText(amount),
+  currencyCode: ORDER_CURRENCY,
+});
 
 function shipToOf(text: string | null): ShipToV2 | undefined {
   if (text === null) return undefined;
@@ -87,56 +93,93 @@ function shipToOf(text: string | null): ShipToV2 | undefined {
   };
 }
 
+/** The columns of a fulfillment order its view shows. */
+export const FULFILLMENT_ORDER_VIEW_COLUMNS = ['id', 'order_id', 'warehouse_id', 'status', 'external_order_id', 'assigned_ts', 'last_updated_ts'] as const;
+export type FulfillmentOrderViewRow = Pick<FulfillmentOrderRow, (typeof FULFILLMENT_ORDER_VIEW_COLUMNS)[number]>;
+
+// The view's three reads, compiled once per IN-list size (src/db/compiled.ts): a page of 50 needs no query built.
+const MAX_CACHED_PAGE = 101;
+
+const ordersOfView = compiledBySize(
+  (db, arg, n) =>
+    db
+      .selectFrom('sales_orders')
+      .select(['id', 'order_ts', 'customer_name', 'requested_service_level', 'standard_service_level', 'shipping_address', 'accounting'])
+      .where(accountFilterById(arg<number>('accountId')))
+      .where('id', 'in', argList<number>(arg, 'o', n)),
+  MAX_CACHED_PAGE,
+);
+
+const routesOfView = compiledBySize(
+  (db, arg, n) =>
+    db
+      .selectFrom('order_line_routes as r')
+      .innerJoin('sales_order_lines as l', 'l.id', 'r.line_id')
+      .leftJoin('products as p', 'p.id', 'r.product_id')
+      .select([
+        'r.order_id',
+        'r.warehouse_id',
+        'r.line_id',
+        'r.reserved_quantity',
+        'r.backorder_quantity',
+        'r.shipped_quantity',
+        'r.cancelled_quantity',
+        'l.position',
+        'l.sku',
+        'l.requested_sku',
+        'l.requested_title',
+        'l.unit_price',
+        'p.title as product_title',
+      ])
+      .where('r.account_id', '=', arg<number>('accountId'))
+      .where('l.account_id', '=', arg<number>('accountId'))
+      .where('r.order_id', 'in', argList<number>(arg, 'o', n)),
+  MAX_CACHED_PAGE,
+);
+
+const openAlertsOfView = compiledBySize(
+  (db, arg, n) =>
+    db
+      .selectFrom('fulfillment_alerts')
+      .select(['id', 'fulfillment_order_id', 'type', 'message', 'line_id'])
+      .where('account_id', '=', arg<number>('accountId'))
+      .where('fulfillment_order_id', 'in', argList<number>(arg, 'f', n))
+      .where('status', '=', 'OPEN')
+      // "alerts the caller has open on this order" (2.18): the service's own alerts are for the seller.
+      .where('raised_by_installation_id', '=', arg<number>('installationId')),
+  MAX_CACHED_PAGE,
+);
+
+/** Values grouped by key, each group in the order the values came. */
+function groupBy<K, V>(values: readonly V[], keyOf: (value: V) => K): Map<K, V[]> {
+  const groups = new Map<K, V[]>();
+  for (const value of values) {
+    const key = keyOf(value);
+    const group = groups.get(key);
+    if (group) group.push(value);
+    else groups.set(key, [value]);
+  }
+  return groups;
+}
+
 /** `handle` (the handle of `db`) lets the page's reads build their rows faster on SQLite (src/db/raw-rows.ts). */
-export async function fulfillmentOrderViews(db: Db | Tx, principal: Principal, rows: FulfillmentOrderRow[], handle?: DbHandle): Promise<FulfillmentOrderV2[]> {
+export async function fulfillmentOrderViews(db: Db | Tx, principal: Principal, rows: readonly FulfillmentOrderViewRow[], handle?: DbHandle): Promise<FulfillmentOrderV2[]> {
   if (rows.length === 0) return [];
   const accountId = principal.accountId;
   const orderIds = [...new Set(rows.map((r) => r.order_id))];
-  const orderQuery = db
-    .selectFrom('sales_orders')
-    .select(['id', 'order_ts', 'customer_name', 'requested_service_level', 'standard_service_level', 'shipping_address', 'accounting'])
-    .where(accountFilterById(accountId))
-    .where('id', 'in', orderIds);
-  const orders = await selectRows(db, handle, orderQuery);
-  const routeQuery = db
-    .selectFrom('order_line_routes as r')
-    .innerJoin('sales_order_lines as l', 'l.id', 'r.line_id')
-    .leftJoin('products as p', 'p.id', 'r.product_id')
-    .select([
-      'r.order_id',
-      'r.warehouse_id',
-      'r.line_id',
-      'r.reserved_quantity',
-      'r.backorder_quantity',
-      'r.shipped_quantity',
-      'r.cancelled_quantity',
-      'l.position',
-      'l.sku',
-      'l.requested_sku',
-      'l.requested_title',
-      'l.unit_price',
-      'p.title as product_title',
-    ])
-    .where('r.account_id', '=', accountId)
-    .where('l.account_id', '=', accountId)
-    .where('r.order_id', 'in', orderIds)
-    .orderBy('l.position')
-    .orderBy('r.line_id');
-  const routes = await selectRows(db, handle, routeQuery);
-  const alerts = await db
-    .selectFrom('fulfillment_alerts')
-    .select(['fulfillment_order_id', 'type', 'message', 'line_id'])
-    .where('account_id', '=', accountId)
-    .where('fulfillment_order_id', 'in', rows.map((r) => r.id))
-    .where('status', '=', 'OPEN')
-    // "alerts the caller has open on this order" (2.18): the service's own alerts are for the seller.
-    .where('raised_by_installation_id', '=', principal.integrationId ?? -1)
-    .orderBy('id')
-    .execute();
+  const orderArgs = { accountId, ...listArgsOf('o', orderIds) };
+  const orders = await selectRows(db, handle, ordersOfView.bound(db, orderIds.length, orderArgs));
+  // Sorted here (lines by position, then line id): an ORDER BY cost SQLite a temporary B-tree per page.
+  const routes = (await selectRows(db, handle, routesOfView.bound(db, orderIds.length, orderArgs))).sort((a, b) => a.position - b.position || a.line_id - b.line_id);
+  const alerts = (
+    await openAlertsOfView.all(db, rows.length, { accountId, installationId: principal.integrationId ?? -1, ...listArgsOf('f', rows.map((r) => r.id)) })
+  ).sort((a, b) => a.id - b.id);
+  const routesHere = groupBy(routes, (r) => `${r.order_id}:${r.warehouse_id}`);
+  const alertsOf = groupBy(alerts, (a) => a.fulfillment_order_id);
   const orderById = new Map(orders.map((o) => [o.id, o]));
   return rows.map((fo) => {
     const order = orderById.get(fo.order_id);
-    const here = routes.filter((r) => r.order_id === fo.order_id && r.warehouse_id === fo.warehouse_id);
+    const here = routesHere.get(`${fo.order_id}:${fo.warehouse_id}`) ?? [];
     const totals = here.reduce(
       (t, r) => ({
         owed: t.owed + r.reserved_quantity + r.backorder_quantity,
@@ -178,9 +221,7 @@ export async function fulfillmentOrderViews(db: Db | Tx, principal: Principal, r
                 unitPrice: money(r.unit_price),
                 tax: money('0'),
               })),
-      openAlerts: alerts
-        .filter((a) => a.fulfillment_order_id === fo.id)
-        .map((a) => ({ fulfillmentOrderId: String(fo.id), type: a.type, message: a.message, lineItemId: a.line_id === null ? '' : String(a.line_id) })),
+      openAlerts: (alertsOf.get(fo.id) ?? []).map((a) => ({ fulfillmentOrderId: String(fo.id), type: a.type, message: a.message, lineItemId: a.line_id === null ? '' : String(a.line_id) })),
       shippingPrice: money(accounting.shippingPrice),
       shippingTax: money('0'),
       discount: money(accounting.totalDiscount),

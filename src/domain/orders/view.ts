@@ -17,7 +17,9 @@ import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
 
 export type OrderRow = Selectable<SalesOrdersTable>;
 type LineRow = Selectable<SalesOrderLinesTable>;
-type RouteRow = Selectable<OrderLineRoutesTable>;
+/** The columns of a route the view uses. */
+const ROUTE_VIEW_COLUMNS = ['id', 'line_id', 'warehouse_id', 'quantity', 'assembled_quantity', 'cancelled_quantity', 'shipped_quantity'] as const;
+type RouteRow = Pick<Selectable<OrderLineRoutesTable>, (typeof ROUTE_VIEW_COLUMNS)[number]>;
 
 export interface RoutingInfoV1 {
   warehouseId: number;
@@ -194,18 +196,46 @@ async function productInfo(db: Db, accountId: number, lines: readonly LineRow[])
   return new Map(products.map((p) => [p.id, { title: p.title, standardProductId: p.standard_product_id }]));
 }
 
+// A page's lines and (unnarrowed) routes, compiled once per number of orders (src/db/compiled.ts).
+const MAX_CACHED_PAGE = 101;
+
+const linesOfOrders = compiledBySize(
+  (db, arg, n) =>
+    db
+      .selectFrom('sales_order_lines')
+      .selectAll()
+      .where('account_id', '=', arg<number>('accountId'))
+      .where('order_id', 'in', argList<number>(arg, 'o', n))
+      .orderBy('order_id')
+      .orderBy('position'),
+  MAX_CACHED_PAGE,
+);
+
+const routesOfOrders = compiledBySize(
+  (db, arg, n) =>
+    db
+      .selectFrom('order_line_routes')
+      .select(ROUTE_VIEW_COLUMNS)
+      .where('account_id', '=', arg<number>('accountId'))
+      .where('order_id', 'in', argList<number>(arg, 'o', n)),
+  MAX_CACHED_PAGE,
+);
+
 async function loadOrderParts(db: Db, accountId: number, orders: OrderRow[], scope: OrderScope, handle?: DbHandle): Promise<OrderParts> {
   const ids = orders.map((o) => o.id);
-  let routeQuery = db.selectFrom('order_line_routes').selectAll().where('account_id', '=', accountId).where('order_id', 'in', ids);
-  if (scope.warehouseIds !== null) {
-    routeQuery = scope.warehouseIds.length > 0 ? routeQuery.where('warehouse_id', 'in', scope.warehouseIds) : routeQuery.where(({ lit }) => lit(false));
-  }
+  const orderArgs = { accountId, ...listArgsOf('o', ids) };
+  const visible = scope.warehouseIds;
+  const routeQuery =
+    visible === null
+      ? routesOfOrders.bound(db, ids.length, orderArgs)
+      : db
+          .selectFrom('order_line_routes')
+          .select(ROUTE_VIEW_COLUMNS)
+          .where('account_id', '=', accountId)
+          .where('order_id', 'in', ids)
+          .where((eb) => (visible.length > 0 ? eb('warehouse_id', 'in', visible) : eb.lit(false)));
   const [lines, routes, packagesOf] = await Promise.all([
-    selectRows(
-      db,
-      handle,
-      db.selectFrom('sales_order_lines').selectAll().where('account_id', '=', accountId).where('order_id', 'in', ids).orderBy('order_id').orderBy('position'),
-    ),
+    selectRows(db, handle, linesOfOrders.bound(db, ids.length, orderArgs)),
     // Sorted here, not in SQL: an ORDER BY (line_id, warehouse_id) lets SQLite pick the account-led
     // (account_id, line_id, warehouse_id) index to skip a sort and walk the whole account (bench/RESULTS.md).
     selectRows(db, handle, routeQuery).then((rows) => rows.sort((a, b) => a.line_id - b.line_id || a.warehouse_id - b.warehouse_id)),
