@@ -28,6 +28,18 @@ describe('service basics', () => {
     assert.match(docs.body, /swagger/i);
   });
 
+  it('sends a large GET answer with the Content-Length of its UTF-8 bytes and its JSON content type', async () => {
+    // Answers over 16 K characters are encoded into a Buffer before sending (src/app.ts): the length must
+    // count bytes, not characters (the document has multi-byte characters such as "—").
+    const doc = await t.app.inject({ url: '/openapi.json' });
+    assert.equal(doc.statusCode, 200);
+    assert.ok(doc.body.length > 16_384);
+    assert.equal(Number(doc.headers['content-length']), doc.rawPayload.length);
+    assert.ok(doc.rawPayload.length > doc.body.length, 'the answer has multi-byte characters');
+    assert.match(String(doc.headers['content-type']), /^application\/json/);
+    assert.equal(doc.json().openapi, '3.1.0');
+  });
+
   it('renders unknown v1 routes as the v1 error body with the request id', async () => {
     const res = await t.app.inject({ url: '/v1/nothing-here', headers: bearer(seed.sellerToken) });
     assert.equal(res.statusCode, 404);
