@@ -6,6 +6,7 @@ import { bearer, installAndExchange, seedAccount, type InstalledApp, type Seeded
 import { adminHeaders, createListingViaAdmin, listingWithVariants, variantRow } from '../helpers/listings.js';
 import { stock } from './v1-sales-orders-helpers.js';
 import { assertV2Error } from '../helpers/v2.js';
+import { driftAnswerText, listDriftSkus } from '../../src/domain/listings/drift.js';
 
 /**
  * GET /v2/storefront/listing/variant/inventory/drift/skus (document 2.17, 4.7; resolutions §1): live
@@ -204,6 +205,22 @@ describe('storefront inventory drift', () => {
       const camel = name === 'stable_for' ? 'stableFor' : name;
       assertV2Error(await driftRes(seed.channel.token, { [name]: value }), 400, 3, new RegExp(camel));
     }
+  });
+
+  it('answers the same JSON whether the database writes it (SQLite) or the rows are serialized, escapes included', async () => {
+    const odd = 'DR-"q\\ü😀';
+    await createListingViaAdmin(t, seed, listingWithVariants('ODD-GROUP', [{ sku: odd, channelId: 'CH-ODD' }]));
+    const res = await driftRes(seed.channel.token, { stableFor: '0s' });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(String(res.headers['content-type']), /^application\/json/);
+    const body = res.json() as DriftBody;
+    assert.ok(body.skus.includes(odd), res.body);
+    const filter = { storefrontId: seed.channel.installationId, stableForMs: 0, failureBackoffMs: 24 * HOUR };
+    const rows = await listDriftSkus(t.deps.db, seed.accountId, filter, clock.now());
+    assert.deepEqual(body, { skus: rows.skus, nextPageCursor: '', driftListings: rows.driftListings });
+    const text = await driftAnswerText(t.deps.db, seed.accountId, filter, clock.now());
+    if (t.deps.db.dialect === 'sqlite') assert.deepEqual(JSON.parse(text!), body);
+    else assert.equal(text, null, 'PostgreSQL answers from the rows');
   });
 });
 

@@ -59,52 +59,81 @@ function driftRows(handle: DbHandle, arg: ArgFn) {
 }
 
 type DriftRow = { sku: string; listing_id: number | null };
-/** A folded row: [intended_changed_at, id, sku, listing_id]. */
-export type FoldedRow = [string, number, string, number | null];
 
 /**
- * A channel runs this check in a loop, and on SQLite handing 1,000 rows to JavaScript one by one costs
- * several times what finding them does. So SQLite folds the capped rows into one JSON array that
- * JSON.parse reads back exactly; PostgreSQL returns rows. SQLite feeds the aggregate in the subquery's
- * order, but does not promise to (an ORDER BY inside the aggregate would, at the cost of another sort),
- * so the folded rows carry their sort key and are checked; rows out of order fall back to the row query.
+ * A channel runs this check in a loop, and on SQLite handing 1,000 rows to JavaScript one by one, then
+ * serializing them, costs several times what finding them does. So SQLite writes the whole answer body
+ * (the route's JSON, `skus` and `driftListings` in one pass over the capped rows) and hands over one
+ * string. SQLite feeds the aggregates in the subquery's order but does not promise to (an ORDER BY inside
+ * each aggregate would, at the cost of two more sorts), so the same pass also lists the rows' sort keys,
+ * which are checked; rows out of order fall back to the row query. PostgreSQL returns rows.
  */
 function driftQueries(handle: DbHandle) {
   const rows = prepareQuery<DriftRow, DriftArgs>(handle, (arg) => driftRows(handle, arg));
-  const folded =
+  const answer =
     handle.dialect === 'sqlite'
-      ? prepareQuery<{ rows: string }, DriftArgs>(handle, (arg) =>
+      ? prepareQuery<{ body: string; keys: string | null }, DriftArgs>(handle, (arg) =>
           handle.db
             .selectFrom(driftRows(handle, arg).as('d'))
-            .select(sql<string>`json_group_array(json_array(d.intended_changed_at, d.id, d.sku, d.listing_id))`.as('rows')),
+            .select([
+              sql<string>`json_object('skus', json_group_array(d.sku), 'nextPageCursor', '', 'driftListings', json_group_array(json_object('sku', d.sku, 'listingId', coalesce(cast(d.listing_id as text), ''))))`.as(
+                'body',
+              ),
+              sql<string | null>`group_concat(d.intended_changed_at || ' ' || d.id, ',')`.as('keys'),
+            ]),
         )
       : null;
-  return { rows, folded };
+  return { rows, answer };
 }
 
 const queries = new WeakMap<DbHandle, ReturnType<typeof driftQueries>>();
 
-/** The folded rows as DriftRows, or null when they are not in (intended_changed_at, id) order. */
-export function unfold(folded: FoldedRow[]): DriftRow[] | null {
-  const out: DriftRow[] = [];
-  let previous: FoldedRow | undefined;
-  for (const row of folded) {
-    if (previous && (row[0] < previous[0] || (row[0] === previous[0] && row[1] <= previous[1]))) return null;
-    out.push({ sku: row[2], listing_id: row[3] });
-    previous = row;
-  }
-  return out;
-}
-
-async function driftRowsOf(handle: DbHandle, args: DriftArgs): Promise<DriftRow[]> {
+function queriesOf(handle: DbHandle) {
   let query = queries.get(handle);
   if (!query) {
     query = driftQueries(handle);
     queries.set(handle, query);
   }
-  const folded = query.folded ? await query.folded.first(args) : undefined;
-  const unfolded = folded ? unfold(JSON.parse(folded.rows) as FoldedRow[]) : null;
-  return unfolded ?? (await query.rows.all(args));
+  return query;
+}
+
+/**
+ * True when the sort keys `"<intended_changed_at> <id>"`, comma-separated (null: no rows), are strictly
+ * increasing in (intended_changed_at, id) order. Timestamps are ISO text, compared as SQLite compares them.
+ */
+export function keysInOrder(keys: string | null): boolean {
+  if (keys === null) return true;
+  let previousTime = '';
+  let previousId = -1;
+  for (const key of keys.split(',')) {
+    const space = key.indexOf(' ');
+    const time = key.slice(0, space);
+    const id = Number(key.slice(space + 1));
+    if (time < previousTime || (time === previousTime && id <= previousId)) return false;
+    previousTime = time;
+    previousId = id;
+  }
+  return true;
+}
+
+function driftArgs(accountId: number, filter: DriftFilter, now: Date): DriftArgs {
+  return {
+    accountId,
+    storefrontId: filter.storefrontId,
+    stableBefore: isoBefore(now, filter.stableForMs),
+    failedBefore: isoBefore(now, filter.failureBackoffMs),
+  };
+}
+
+/**
+ * The route's whole answer as JSON text, written by SQLite: `{"skus":[…],"nextPageCursor":"",
+ * "driftListings":[…]}`. Null on PostgreSQL, or when the rows did not come in order: listDriftSkus answers.
+ */
+export async function driftAnswerText(handle: DbHandle, accountId: number, filter: DriftFilter, now: Date): Promise<string | null> {
+  const { answer } = queriesOf(handle);
+  if (!answer) return null;
+  const result = await answer.first(driftArgs(accountId, filter, now));
+  return result && keysInOrder(result.keys) ? result.body : null;
 }
 
 export async function listDriftSkus(
@@ -113,12 +142,7 @@ export async function listDriftSkus(
   filter: DriftFilter,
   now: Date,
 ): Promise<{ skus: string[]; driftListings: DriftListing[] }> {
-  const rows = await driftRowsOf(handle, {
-    accountId,
-    storefrontId: filter.storefrontId,
-    stableBefore: isoBefore(now, filter.stableForMs),
-    failedBefore: isoBefore(now, filter.failureBackoffMs),
-  });
+  const rows = await queriesOf(handle).rows.all(driftArgs(accountId, filter, now));
   return {
     skus: rows.map((r) => r.sku),
     driftListings: rows.map((r) => ({ sku: r.sku, listingId: r.listing_id === null ? '' : String(r.listing_id) })),
