@@ -2,7 +2,7 @@ import type { Db } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import { listAccountWarehouses } from '../accounts/warehouses.js';
 import type { OrderStatus } from './model.js';
-import { orderViews, type SalesOrderV1 } from './view.js';
+import { ORDER_VIEW_COLUMNS, orderViews, type SalesOrderV1 } from './view.js';
 import { orderScopeOf, withWarehouseFilter } from './visibility.js';
 import type { DbHandle } from '../../db/connect.js';
 import { selectRows } from '../../db/raw-rows.js';
@@ -59,7 +59,7 @@ export async function listSalesOrders(
     const known = (await listAccountWarehouses(db, accountId)).map((w) => w.id);
     scope = withWarehouseFilter(scope, filter.warehouseId, known);
   }
-  let query = db.selectFrom('sales_orders as o').selectAll('o').where('o.account_id', '=', accountId);
+  let query = db.selectFrom('sales_orders as o').select(ORDER_VIEW_COLUMNS.map((c) => `o.${c}` as const)).where('o.account_id', '=', accountId);
   if (scope.storefrontId !== null) query = query.where('o.storefront_id', '=', scope.storefrontId);
   const routedTo = scope.warehouseIds;
   if (routedTo !== null) {

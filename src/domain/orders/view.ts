@@ -16,7 +16,66 @@ import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
 /** The v1 sales order shape (document 2.10), assembled from the order, line and route rows. */
 
 export type OrderRow = Selectable<SalesOrdersTable>;
-type LineRow = Selectable<SalesOrderLinesTable>;
+/**
+ * The columns of an order and of a line that the view shows (a page reads ~100 orders and ~200 lines, and
+ * every column read is a value per row that SQLite hands to JavaScript).
+ */
+export const ORDER_VIEW_COLUMNS = [
+  'id',
+  'channel',
+  'channel_label',
+  'channel_order_id',
+  'channel_order_reference_number',
+  'status',
+  'cancellation_reason',
+  'customer_notes',
+  'marketplace_id',
+  'customer_name',
+  'customer_email',
+  'order_ts',
+  'requested_service_level',
+  'standard_service_level',
+  'accounting',
+  'shipping_address',
+  'billing_address',
+  'fba',
+  'channel_will_fulfill',
+  'prime',
+  'business_order',
+  'accepted_ts',
+  'last_updated_ts',
+] as const satisfies readonly (keyof OrderRow)[];
+export type OrderViewRow = Pick<OrderRow, (typeof ORDER_VIEW_COLUMNS)[number]>;
+const LINE_VIEW_COLUMNS = [
+  'id',
+  'order_id',
+  'position',
+  'product_id',
+  'channel_line_item_id',
+  'status',
+  'requested_title',
+  'title',
+  'requested_sku',
+  'sku',
+  'quantity',
+  'cancel_quantity',
+  'shipped_quantity',
+  'unit_price',
+  'cost',
+  'total_weight',
+  'package_dimensions',
+  'hazmat',
+  'refund',
+  'refund_reason',
+  'gift_wrap_message',
+  'gift_wrap_level',
+  'earliest_ship_by',
+  'latest_ship_by',
+  'earliest_deliver_by',
+  'latest_deliver_by',
+  'requested_service_level',
+] as const satisfies readonly (keyof Selectable<SalesOrderLinesTable>)[];
+type LineRow = Pick<Selectable<SalesOrderLinesTable>, (typeof LINE_VIEW_COLUMNS)[number]>;
 /** The columns of a route the view uses. */
 const ROUTE_VIEW_COLUMNS = ['id', 'line_id', 'warehouse_id', 'quantity', 'assembled_quantity', 'cancelled_quantity', 'shipped_quantity'] as const;
 type RouteRow = Pick<Selectable<OrderLineRoutesTable>, (typeof ROUTE_VIEW_COLUMNS)[number]>;
@@ -109,7 +168,7 @@ export interface ProductInfo {
 
 function lineView(
   principal: Principal,
-  order: OrderRow,
+  order: OrderViewRow,
   line: LineRow,
   routes: RouteRow[],
   product: ProductInfo | undefined,
@@ -203,7 +262,7 @@ const linesOfOrders = compiledBySize(
   (db, arg, n) =>
     db
       .selectFrom('sales_order_lines')
-      .selectAll()
+      .select(LINE_VIEW_COLUMNS)
       .where('account_id', '=', arg<number>('accountId'))
       .where('order_id', 'in', argList<number>(arg, 'o', n))
       .orderBy('order_id')
@@ -221,7 +280,7 @@ const routesOfOrders = compiledBySize(
   MAX_CACHED_PAGE,
 );
 
-async function loadOrderParts(db: Db, accountId: number, orders: OrderRow[], scope: OrderScope, handle?: DbHandle): Promise<OrderParts> {
+async function loadOrderParts(db: Db, accountId: number, orders: readonly OrderViewRow[], scope: OrderScope, handle?: DbHandle): Promise<OrderParts> {
   const ids = orders.map((o) => o.id);
   const orderArgs = { accountId, ...listArgsOf('o', ids) };
   const visible = scope.warehouseIds;
@@ -251,7 +310,7 @@ async function loadOrderParts(db: Db, accountId: number, orders: OrderRow[], sco
  * Orders in the given order, each with its lines and routes as the scope lets the caller see them. `handle`
  * (the handle of `db`) lets the wide line and route reads build their rows faster on SQLite (src/db/raw-rows.ts).
  */
-export async function orderViews(db: Db, principal: Principal, orders: OrderRow[], scope: OrderScope, handle?: DbHandle): Promise<SalesOrderV1[]> {
+export async function orderViews(db: Db, principal: Principal, orders: readonly OrderViewRow[], scope: OrderScope, handle?: DbHandle): Promise<SalesOrderV1[]> {
   if (orders.length === 0) return [];
   return assembleOrderViews(principal, orders, await loadOrderParts(db, principal.accountId, orders, scope, handle), scope);
 }
@@ -261,7 +320,7 @@ export async function orderViews(db: Db, principal: Principal, orders: OrderRow[
  * as routing wrote them) and its products' catalog facts as the SKU lookup found them: nothing else exists
  * for it yet (no packages, returns or kit components), so nothing is read.
  */
-export function newOrderView(principal: Principal, order: OrderRow, lines: LineRow[], routes: RouteRow[], productById: ReadonlyMap<number, ProductInfo>): SalesOrderV1 {
+export function newOrderView(principal: Principal, order: OrderViewRow, lines: LineRow[], routes: RouteRow[], productById: ReadonlyMap<number, ProductInfo>): SalesOrderV1 {
   const parts: OrderParts = {
     lines: [...lines].sort((a, b) => a.position - b.position),
     routes: [...routes].sort((a, b) => a.line_id - b.line_id || a.warehouse_id - b.warehouse_id),
@@ -273,7 +332,7 @@ export function newOrderView(principal: Principal, order: OrderRow, lines: LineR
   return assembleOrderViews(principal, [order], parts, { storefrontId: null, warehouseIds: null })[0]!;
 }
 
-function assembleOrderViews(principal: Principal, orders: OrderRow[], parts: OrderParts, scope: OrderScope): SalesOrderV1[] {
+function assembleOrderViews(principal: Principal, orders: readonly OrderViewRow[], parts: OrderParts, scope: OrderScope): SalesOrderV1[] {
   const { lines, routes, packagesOf, returnsOf, kitComponents, productById } = parts;
   const routesByLine = new Map<number, RouteRow[]>();
   for (const r of routes) routesByLine.set(r.line_id, [...(routesByLine.get(r.line_id) ?? []), r]);
