@@ -5,6 +5,7 @@ import type { FulfillmentOrderRow } from './access.js';
 import { derivedStatus, ORDER_CURRENCY, type FulfillmentOrderStatus } from './model.js';
 import { accountFilterById } from '../../db/tenancy.js';
 import { moneyAmountText } from '../../lib/money.js';
+import { groupBy } from '../../lib/group-by.js';
 import type { DbHandle } from '../../db/connect.js';
 import { selectRows } from '../../db/raw-rows.js';
 import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
@@ -149,18 +150,6 @@ const openAlertsOfView = compiledBySize(
       .where('raised_by_installation_id', '=', arg<number>('installationId')),
   MAX_CACHED_PAGE,
 );
-
-/** Values grouped by key, each group in the order the values came. */
-function groupBy<K, V>(values: readonly V[], keyOf: (value: V) => K): Map<K, V[]> {
-  const groups = new Map<K, V[]>();
-  for (const value of values) {
-    const key = keyOf(value);
-    const group = groups.get(key);
-    if (group) group.push(value);
-    else groups.set(key, [value]);
-  }
-  return groups;
-}
 
 /** `handle` (the handle of `db`) lets the page's reads build their rows faster on SQLite (src/db/raw-rows.ts). */
 export async function fulfillmentOrderViews(db: Db | Tx, principal: Principal, rows: readonly FulfillmentOrderViewRow[], handle?: DbHandle): Promise<FulfillmentOrderV2[]> {

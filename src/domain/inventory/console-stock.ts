@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/tx.js';
 import { listAccountWarehouses, type WarehouseRow } from '../accounts/warehouses.js';
 import { stockRowsFor, type StockRow } from './stock.js';
+import { groupBy } from '../../lib/group-by.js';
 
 /**
  * The seller console's stock table: the account's products whose SKU starts with a prefix, in SKU order,
@@ -32,8 +33,7 @@ export async function searchStockBySkuPrefix(db: Db, accountId: number, prefix: 
     ),
     listAccountWarehouses(db, accountId),
   ]);
-  const byProduct = new Map<number, StockRow[]>();
-  for (const row of stock) byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), row]);
+  const byProduct = groupBy(stock, (row) => row.productId);
   return {
     products: page.map((p) => ({ id: p.id, sku: p.sku, active: p.active === 1, stock: byProduct.get(p.id) ?? [] })),
     warehouses,

@@ -9,6 +9,7 @@ import type { AttributeGroupName, AttributeValue, AttributeValueKinds, ListingVi
 import { storefrontSettingsFor } from './storefront-settings.js';
 import type { DbHandle } from '../../db/connect.js';
 import { selectRows } from '../../db/raw-rows.js';
+import { groupBy } from '../../lib/group-by.js';
 
 /**
  * The v2 listing and variant shapes (2.12), built from the listing tables. `forPoll` renders what a channel
@@ -185,8 +186,7 @@ export async function loadListingViews(db: Db, accountId: number, listingIds: nu
   );
   const limits = await limitsByStorefront(db, accountId, listings, options);
   const byId = new Map(listings.map((l) => [l.id, l]));
-  const variantsOf = new Map<number, VariantRow[]>();
-  for (const v of variants) variantsOf.set(v.listing_id!, [...(variantsOf.get(v.listing_id!) ?? []), v]);
+  const variantsOf = groupBy(variants, (v) => v.listing_id!);
 
   const views: ListingView[] = [];
   for (const id of listingIds) {

@@ -11,6 +11,7 @@ import { kitComponentsByRoute, type KitComponentsV1 } from './kit-view.js';
 import { accountFilterById } from '../../db/tenancy.js';
 import type { DbHandle } from '../../db/connect.js';
 import { selectRows } from '../../db/raw-rows.js';
+import { groupBy } from '../../lib/group-by.js';
 import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
 
 /** The v1 sales order shape (document 2.10), assembled from the order, line and route rows. */
@@ -334,10 +335,8 @@ export function newOrderView(principal: Principal, order: OrderViewRow, lines: L
 
 function assembleOrderViews(principal: Principal, orders: readonly OrderViewRow[], parts: OrderParts, scope: OrderScope): SalesOrderV1[] {
   const { lines, routes, packagesOf, returnsOf, kitComponents, productById } = parts;
-  const routesByLine = new Map<number, RouteRow[]>();
-  for (const r of routes) routesByLine.set(r.line_id, [...(routesByLine.get(r.line_id) ?? []), r]);
-  const linesByOrder = new Map<number, LineRow[]>();
-  for (const l of lines) linesByOrder.set(l.order_id, [...(linesByOrder.get(l.order_id) ?? []), l]);
+  const routesByLine = groupBy(routes, (r) => r.line_id);
+  const linesByOrder = groupBy(lines, (l) => l.order_id);
 
   const narrowed = scope.warehouseIds !== null;
   return orders.map((o) => {
