@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { REPORT_RETENTION_SWEEP, runReportRetentionSweep, sweepReportRetention } from '../../src/jobs/handlers/report-retention-sweep.js';
 import { RECURRING_JOBS } from '../../src/jobs/schedules.js';
 import { JobWorker } from '../../src/jobs/worker.js';
@@ -136,6 +137,30 @@ describe('reports.retention-sweep job', () => {
     // The product data the old import wrote is not report data: it stays.
     const stock = await t.app.inject({ url: '/v1/inventory/OLD-1', headers: bearer(seed.sellerToken) });
     assert.equal(stock.statusCode, 200);
+  });
+
+  it('finds finished reports and validations oldest first through an index, not by reading the whole table', async () => {
+    // The sweep's batch reads (src/jobs/handlers/report-retention-sweep.ts): completed_at <= cutoff, oldest first.
+    for (const table of ['reports', 'import_validations'] as const) {
+      const query = t.deps.db.db
+        .selectFrom(table)
+        .select('id')
+        .where('completed_at', '<=', start.toISOString())
+        .orderBy('completed_at')
+        .orderBy('id')
+        .limit(100)
+        .compile();
+      const raw = t.deps.db.raw;
+      if ('sqlite' in raw) {
+        const plan = raw.sqlite.prepare(`explain query plan ${query.sql}`).all(...(query.parameters as unknown[])) as { detail: string }[];
+        const details = plan.map((r) => r.detail).join('; ');
+        assert.match(details, new RegExp(`SEARCH ${table} USING (COVERING )?INDEX ${table === 'reports' ? 'reports' : 'import_validations'}_completed`), details);
+      } else {
+        // PostgreSQL's plan for a small test table is a scan either way: the index must exist for large ones.
+        const indexes = await sql<{ indexdef: string }>`select indexdef from pg_indexes where schemaname = current_schema() and tablename = ${table}`.execute(t.deps.db.db);
+        assert.ok(indexes.rows.some((r) => /\(completed_at, id\)/.test(r.indexdef)), JSON.stringify(indexes.rows));
+      }
+    }
   });
 
   it('works through any number of reports and line errors in bounded batches', async () => {

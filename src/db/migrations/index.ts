@@ -23,6 +23,7 @@ import * as m019 from './019_console_users.js';
 import * as m020 from './020_console_attention.js';
 import * as m021 from './021_jobs_metrics.js';
 import * as m022 from './022_fulfillment_open_queue.js';
+import * as m023 from './023_import_validations_completed.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '020_console_attention': m020,
   '021_jobs_metrics': m021,
   '022_fulfillment_open_queue': m022,
+  '023_import_validations_completed': m023,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {
