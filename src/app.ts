@@ -21,10 +21,10 @@ import { registerConsole } from './http/console/index.js';
 
 export type { App } from './http/types.js';
 
-/** The one application factory, used by the server and by every test. */
 /** Answers longer than this (in UTF-16 units) are sent as one encoded Buffer (see the onSend hook). */
 const LARGE_ANSWER_CHARS = 16_384;
 
+/** The one application factory, used by the server and by every test. */
 export async function buildApp(deps: Deps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
