@@ -42,8 +42,53 @@ describe('credentials in query strings are redacted from the log', () => {
 
   it('redactUrl leaves other parameters, parameters that only end like a credential, and fragments alone', () => {
     assert.equal(redactUrl('/v1/inventory?nextToken=abc&pageLength=1'), '/v1/inventory?nextToken=abc&pageLength=1');
-    assert.equal(redactUrl('/x?CODE=1&code&zipcode=2#f'), '/x?CODE=[redacted]&code=[redacted]&zipcode=2#f');
+    assert.equal(redactUrl('/x?CODE=1&code&zipcode=2#f'), '/x?CODE=[redacted]&code&zipcode=2#f');
     assert.equal(redactUrl('/x'), '/x');
+  });
+
+  it('keeps the token out of the log in every URL form (encoded names, `;`, repeated keys, case, fragments)', async () => {
+    lines.length = 0;
+    // Each form carries its own secret, so a failure names the form that leaked. The table-driven unit test
+    // (test/unit/log-redaction.test.ts) has the exact outputs; this checks what really reaches the log.
+    const forms: [string, string][] = [
+      ['/v1/warehouses?access_token%3D=', 'leak-encoded-eq-0a1'],
+      ['/v1/warehouses?access_token%3D', 'leak-encoded-eq-only-0a2'],
+      ['/v1/warehouses?access_token%253D=', 'leak-double-encoded-0a3'],
+      ['/v1/warehouses?pageLength=2;access_token=', 'leak-semicolon-0a4'],
+      ['/v1/warehouses?;token=', 'leak-semicolon-first-0a5'],
+      ['/v1/warehouses?access_token=x&access_token=', 'leak-repeated-0a6'],
+      ['/v1/warehouses?ACCESS_TOKEN=', 'leak-upper-0a7'],
+      ['/v1/warehouses?Access_Token=', 'leak-mixed-0a8'],
+      ['/v1/warehouses?%61ccess_token=', 'leak-encoded-letter-0a9'],
+      ['/v1/warehouses?access%5Ftoken=', 'leak-encoded-underscore-0b1'],
+      ['/v1/warehouses?a=1%26access_token%3D', 'leak-encoded-amp-0b2'],
+      ['/v1/warehouses?a=1%3Bcode%3D', 'leak-encoded-semicolon-0b3'],
+      ['/v1/warehouses?+access_token+=', 'leak-plus-0b4'],
+      ['/v1/warehouses?access_token&', 'leak-next-segment-0b5'],
+      ['/v1/warehouses?access_token[]=', 'leak-array-0b6'],
+      ['/v1/warehouses?next=%2Fcb%3Fcode%3D', 'leak-nested-url-0b7'],
+      ['/v1/warehouses?access_token=abc%20', 'leak-encoded-space-0b8'],
+      ['/v1/warehouses?client_secret=', 'leak-client-secret-0b9'],
+      ['/v1/warehouses?authorization_code=', 'leak-authorization-code-0c1'],
+      ['/console/login?email=a%40b.example&password=', 'leak-password-0c2'],
+      ['/console/reports/import?_csrf=', 'leak-csrf-0c3'],
+      ['/console/%69nvite/', 'leak-invite-encoded-0c4'],
+      ['/v2/no-such-route?x=1#access_token=', 'leak-fragment-0c5'],
+      ['/v2/no-such-route?a=%zz&code=', 'leak-malformed-0c6'],
+    ];
+    for (const [prefix, secret] of forms) {
+      await t.app.inject({ url: `${prefix}${secret}` });
+      await t.app.inject({ url: `${prefix}${secret}`, headers: { authorization: seed.sellerToken } });
+    }
+    // The same URLs quoted in messages, as JSON and inside a JSON body quoted in a message.
+    for (const [prefix, secret] of forms) {
+      const url = `https://partner.example${prefix}${secret}`;
+      t.deps.log.error({ err: new Error(`upstream failed for ${url}`) }, 'callback failed');
+      t.deps.log.warn({ body: JSON.stringify({ url }).replace(/&/g, '\\u0026') }, `partner answered for ${url}`);
+    }
+    const log = lines.join('');
+    assert.ok(log.includes('/v1/warehouses?'), 'the requests were logged');
+    for (const [prefix, secret] of forms) assert.ok(!log.includes(secret), `${prefix}<token> leaked ${secret}`);
   });
 
   it("keeps a console invitation link's token and a form's CSRF token out of the log", async () => {

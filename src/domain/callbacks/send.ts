@@ -4,7 +4,7 @@ import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { DELIVERY_ID_HEADER, signCallback } from './signing.js';
-import { nonPublicReason, refuseTargetBeforeResolve } from './target-safety.js';
+import { PUBLIC_ONLY, nonPublicPhrase, refuseTargetBeforeResolve } from './target-safety.js';
 import type { CallbackOutcome, CallbackRequest, CallbackSendOptions, CallbackSender } from './transport.js';
 
 /** Resolutions §5: connect 5 s, total 15 s; response bodies are capped so a partner cannot flood a worker. */
@@ -106,8 +106,8 @@ function sendOnce(request: CallbackRequest, opts: CallbackSendOptions, resolve: 
         if (addresses.length === 0) throw new Error(`${hostname} has no address`);
         if (!opts.allowPrivate) {
           for (const a of addresses) {
-            const reason = nonPublicReason(a.address);
-            if (reason) throw new RefusedTarget(`refused target: ${hostname} resolves to ${a.address} (${reason})`);
+            const phrase = nonPublicPhrase(a.address);
+            if (phrase) throw new RefusedTarget(`refused target: ${hostname} resolves to ${a.address}, which ${phrase}; ${PUBLIC_ONLY}`);
           }
         }
         if (lookupOptions.all) callback(null, addresses);
