@@ -31,6 +31,16 @@ export interface Config {
    * (src/jobs/worker.ts). Each waits mostly on the partner, up to the 15 s send timeout.
    */
   workerCallbackConcurrency: number;
+  /**
+   * JOB_LEASE_SECONDS: how long a claimed job stays leased to its worker without a heartbeat (renewed every
+   * quarter of it while the job runs), so a dead worker's job is taken over within this time.
+   */
+  jobLeaseMs: number;
+  /**
+   * INGESTION_APPLY_WAIT_MS: how long a seller's request to apply an ingestion plan applies chunks itself before
+   * it answers (202 with the progress; the apply job does the rest).
+   */
+  ingestionApplyWaitMs: number;
   jsonBodyLimitBytes: number;
   uploadBodyLimitBytes: number;
   /** Days a SUCCEEDED job is kept before the retention sweep deletes it; 0 keeps them all. */
@@ -153,6 +163,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel,
     worker,
     workerCallbackConcurrency: int('WORKER_CALLBACK_CONCURRENCY', 8, 0, 256),
+    jobLeaseMs: int('JOB_LEASE_SECONDS', 20, 4, 3600) * 1000,
+    ingestionApplyWaitMs: int('INGESTION_APPLY_WAIT_MS', 2000, 0, 60_000),
     jsonBodyLimitBytes: int('JSON_BODY_LIMIT_MB', 10, 1, 1024) * MIB,
     uploadBodyLimitBytes: int('UPLOAD_BODY_LIMIT_MB', 200, 1, 4096) * MIB,
     jobRetentionDays: int('JOB_RETENTION_DAYS', 7, 0, 3650),

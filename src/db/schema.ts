@@ -759,6 +759,14 @@ export interface IngestionSessionsTable {
   planned_at: string | null;
   applied_at: string | null;
   updated_at: string;
+  /** Listings to apply (received_count when the apply started); null until then. */
+  apply_total: number | null;
+  /** Listings applied so far (progress). */
+  apply_done: Generated<number>;
+  /** Checkpoint: the id of the last ingestion listing applied (0: none yet). */
+  apply_after_id: Generated<number>;
+  /** The plan's DUPLICATE_SKU_IN_INGESTION conflicts by external id, JSON text; null until planned. */
+  duplicates: string | null;
 }
 
 export interface IngestionListingsTable {
@@ -768,6 +776,8 @@ export interface IngestionListingsTable {
   external_id: string;
   body: string;
   received_at: string;
+  /** What the apply did with this listing (a PlannedListing, JSON text); null until applied. */
+  applied_entry: Generated<string | null>;
 }
 
 /** The seller's own product attributes (catalog level; listings keep their per-storefront values). */

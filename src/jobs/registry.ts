@@ -2,6 +2,7 @@ import type { JobDeadHandler, JobHandler } from './types.js';
 import { EXPIRE_UNPAID_ORDER, runUnpaidOrderExpiry } from './handlers/expire-unpaid-orders.js';
 import { IDEMPOTENCY_SWEEP, sweepIdempotencyKeys } from './handlers/idempotency-sweep.js';
 import { BUILD_INGESTION_PLAN, runBuildIngestionPlan } from './handlers/build-ingestion-plan.js';
+import { APPLY_INGESTION_JOB, applyIngestionJobDead, runApplyIngestion } from './handlers/apply-ingestion.js';
 import { JOB_RETENTION_SWEEP, sweepFinishedJobs } from './handlers/job-retention-sweep.js';
 import { RUN_REPORT_JOB, reportJobDead, runReport } from './handlers/run-report.js';
 import { RUN_IMPORT_VALIDATION_JOB, importValidationJobDead, runImportValidation } from './handlers/run-import-validation.js';
@@ -51,6 +52,7 @@ export function defaultJobRegistry(): JobRegistry {
     .register(IDEMPOTENCY_SWEEP, sweepIdempotencyKeys)
     .register(EXPIRE_UNPAID_ORDER, runUnpaidOrderExpiry)
     .register(BUILD_INGESTION_PLAN, runBuildIngestionPlan)
+    .register(APPLY_INGESTION_JOB, runApplyIngestion, applyIngestionJobDead)
     .register(JOB_RETENTION_SWEEP, sweepFinishedJobs)
     .register(RUN_REPORT_JOB, runReport, reportJobDead)
     .register(RUN_IMPORT_VALIDATION_JOB, runImportValidation, importValidationJobDead)

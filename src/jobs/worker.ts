@@ -16,7 +16,7 @@ export interface WorkerOptions {
   schedules?: RecurringJob[];
   /** Sleep between polls when nothing is due (real time). */
   pollMs?: number;
-  /** How long a claimed job stays leased; renewed every leaseMs/3 while it runs. */
+  /** How long a claimed job stays leased (default JOB_LEASE_SECONDS); renewed every leaseMs/4 while it runs. */
   leaseMs?: number;
   /** How often (service clock) the recurring schedules are checked. */
   scheduleCheckMs?: number;
@@ -27,7 +27,7 @@ export interface WorkerOptions {
   concurrentLanes?: number;
 }
 
-const DEFAULTS = { pollMs: 1000, leaseMs: 5 * 60_000, scheduleCheckMs: 15_000 };
+const DEFAULTS = { pollMs: 1000, scheduleCheckMs: 15_000 };
 
 /** Longest pause between polls while the database keeps failing. */
 export const MAX_POLL_BACKOFF_MS = 30_000;
@@ -82,7 +82,7 @@ export class JobWorker {
     this.registry = options.registry ?? defaultJobRegistry();
     this.schedules = options.schedules ?? RECURRING_JOBS;
     this.pollMs = options.pollMs ?? DEFAULTS.pollMs;
-    this.leaseMs = options.leaseMs ?? DEFAULTS.leaseMs;
+    this.leaseMs = options.leaseMs ?? deps.config.jobLeaseMs;
     this.scheduleCheckMs = options.scheduleCheckMs ?? DEFAULTS.scheduleCheckMs;
     const concurrentTypes = this.registry.concurrentTypes();
     this.concurrentTypes = new Set(concurrentTypes);
@@ -236,12 +236,14 @@ export class JobWorker {
         afterCommit(tx, () => (recorded = result));
       },
     };
-    // Keep the lease while a long job runs, so no other worker takes it over.
+    // Keep the lease while the job runs, so no other worker takes it over; the lease is short (a dead worker's
+    // job is taken over soon), so it is renewed four times per lease. Job steps are bounded (they give the
+    // event loop a turn between chunks), so the heartbeat fires on time.
     const heartbeat = setInterval(() => {
       renewLease(this.deps.db, job, this.id, this.deps.clock.now(), this.leaseMs).catch((error: unknown) =>
         log.warn({ err: error }, 'could not renew the job lease'),
       );
-    }, Math.max(1000, Math.floor(this.leaseMs / 3)));
+    }, Math.max(1000, Math.floor(this.leaseMs / 4)));
     heartbeat.unref();
     try {
       await handler(this.deps, job, run);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,49 +14,19 @@ import type { App } from '../../src/http/types.js';
 import { ADMIN_TOKEN, createSchemaAndMigrate, testConfig, withSchemaLock, type TestApp } from '../helpers/app.js';
 import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 import { postImport, type ReportJson } from '../helpers/reports.js';
+import { exitWithin, startWorkerProcess, waitFor } from '../helpers/worker-process.js';
 
 /**
  * A worker killed with SIGKILL in the middle of an import resumes after its last committed chunk: no line
- * applied twice, none lost. The real worker runs as a child process (`src/main.ts worker`); a test-only
- * preload (test/fixtures/crash-after-chunks.ts) kills it right after its third chunk commit. SQLite in a
+ * applied twice, none lost, and a new worker takes the job over within 30 s of its start (the dead worker's
+ * lease, JOB_LEASE_SECONDS, runs out). The real worker runs as a child process (`src/main.ts worker`); a
+ * test-only preload (test/fixtures/crash-after-chunks.ts) kills it right after its third chunk commit. SQLite in a
  * temporary DATA_DIR, or a fresh schema on TEST_DATABASE_URL in the PostgreSQL run.
  */
 const SERVER_SECRET = 'resume-test-server-secret-0123456789abcdef012';
-const root = path.resolve(import.meta.dirname, '../..');
 const LINES = 20_000;
 const SKUS = 7;
 const CRASH_AFTER_CHUNKS = 3;
-
-interface Worker {
-  child: ChildProcess;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>;
-}
-
-function startWorker(env: NodeJS.ProcessEnv, args: string[], crash: boolean): Worker {
-  const preload = crash ? ['--import', './test/fixtures/crash-after-chunks.ts'] : [];
-  const child = spawn(process.execPath, ['--import', 'tsx', ...preload, 'src/main.ts', 'worker', ...args], {
-    cwd: root,
-    env: { ...env, ...(crash ? { CRASH_AFTER_CHUNKS: String(CRASH_AFTER_CHUNKS) } : {}) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal, output })),
-  );
-  return { child, exited };
-}
-
-/** Waits for the process to end, killing it (and failing) after `ms`. */
-async function exitWithin(worker: Worker, ms: number) {
-  const timer = setTimeout(() => worker.child.kill('SIGKILL'), ms);
-  try {
-    return await worker.exited;
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 describe('report import: a worker killed mid-import resumes exactly', { timeout: 300_000 }, () => {
   const pgUrl = process.env.TEST_DATABASE_URL;
@@ -125,11 +95,11 @@ describe('report import: a worker killed mid-import resumes exactly', { timeout:
     const reportId = (created.json() as ReportJson).reportId;
 
     // 1. The worker dies right after its third chunk commit.
-    const crashing = startWorker(env, [], true);
+    const crashing = startWorkerProcess(env, [], { afterChunks: CRASH_AFTER_CHUNKS });
     running.push(crashing.child);
     const crash = await exitWithin(crashing, 120_000);
     assert.equal(crash.signal, 'SIGKILL', crash.output);
-    assert.match(crash.output, /SIGKILL after import chunk commit 3/);
+    assert.match(crash.output, /SIGKILL after chunk commit 3/);
 
     const interrupted = await report(reportId);
     assert.equal(interrupted.status, 'PROCESSING');
@@ -143,17 +113,19 @@ describe('report import: a worker killed mid-import resumes exactly', { timeout:
     assert.equal(job.status, 'RUNNING', 'the dead worker still holds the lease');
     assert.equal(job.attempts, 1);
 
-    // 2. Time passes: the lease runs out (set in the past rather than waiting five minutes).
-    await deps.db.db
-      .updateTable('jobs')
-      .set({ lease_expires_at: new Date(Date.now() - 1000).toISOString() })
-      .where('id', '=', job.id)
-      .execute();
-
-    // 3. Another worker takes the job over and runs it to the end.
-    const resumed = startWorker(env, ['--once'], false);
+    // 2. A new worker starts at once; it takes the job over when the dead worker's lease runs out (the default
+    // JOB_LEASE_SECONDS, 20 s), so the import resumes within 30 s of the restart.
+    const restartedAt = Date.now();
+    const resumed = startWorkerProcess(env, [], null);
     running.push(resumed.child);
-    const end = await exitWithin(resumed, 180_000);
+    await waitFor('the import job to be taken over', 30_000, async () => {
+      const row = await deps.db.db.selectFrom('jobs').select('attempts').where('id', '=', job.id).executeTakeFirstOrThrow();
+      return row.attempts >= 2 ? true : undefined;
+    });
+    assert.ok(Date.now() - restartedAt < 30_000);
+    await waitFor('the import to complete', 180_000, async () => ((await report(reportId)).status === 'PROCESSING' ? undefined : true));
+    resumed.child.kill('SIGTERM');
+    const end = await exitWithin(resumed, 30_000);
     assert.equal(end.code, 0, end.output);
 
     const done = await report(reportId);

@@ -203,7 +203,7 @@ describe('v2 storefront ingestion (begin, request, end)', () => {
     const jobs = await t.deps.db.db.selectFrom('jobs').select(['type', 'account_id', 'payload']).where('type', '=', 'ingestion.build_plan').execute();
     assert.deepEqual(jobs, [{ type: 'ingestion.build_plan', account_id: seed.accountId, payload: JSON.stringify({ sessionId: id }) }]);
 
-    assert.equal(await runJobs(), 1);
+    assert.equal(await runJobs(), 2, "the plan job, then the apply job it queued");
     const applied = await session(id);
     assert.equal(applied.status, 'APPLIED', applied.error ?? '');
     assert.equal(applied.applied_at, clock.now().toISOString());

@@ -32,6 +32,10 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ PG_POOL_SIZE: '25' }).pgPoolSize, 25);
     assert.equal(c.workerCallbackConcurrency, 8);
     assert.equal(loadConfig({ WORKER_CALLBACK_CONCURRENCY: '0' }).workerCallbackConcurrency, 0);
+    // A dead worker's job is taken over within 30 s (issue 22): the default lease is shorter than that.
+    assert.equal(c.jobLeaseMs, 20_000);
+    assert.equal(loadConfig({ JOB_LEASE_SECONDS: '5' }).jobLeaseMs, 5_000);
+    assert.throws(() => loadConfig({ JOB_LEASE_SECONDS: '1' }), /JOB_LEASE_SECONDS/);
   });
 
   it('reads every variable', () => {

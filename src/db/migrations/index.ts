@@ -24,6 +24,7 @@ import * as m020 from './020_console_attention.js';
 import * as m021 from './021_jobs_metrics.js';
 import * as m022 from './022_fulfillment_open_queue.js';
 import * as m023 from './023_import_validations_completed.js';
+import * as m024 from './024_ingestion_apply_chunks.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '021_jobs_metrics': m021,
   '022_fulfillment_open_queue': m022,
   '023_import_validations_completed': m023,
+  '024_ingestion_apply_chunks': m024,
 };
 
 function contextFor(dialect: Dialect): MigrationContext {

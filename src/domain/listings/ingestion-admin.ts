@@ -4,7 +4,7 @@
  */
 import type { Db } from '../../db/tx.js';
 import type { IngestionPlan, PlanSummary } from './ingestion-plan.js';
-import type { IngestionSessionRow, IngestionStatus } from './ingestion-session.js';
+import { SESSION_STATE_COLUMNS, type IngestionSessionRow, type IngestionSessionState, type IngestionStatus } from './ingestion-session.js';
 import { requireStorefront } from './storefront-settings.js';
 import { notFound } from '../errors.js';
 import { getAccount } from '../accounts/accounts.js';
@@ -22,6 +22,8 @@ export interface IngestionSummaryView {
   error: string | null;
   /** The plan's counts; null until planned. */
   summary: PlanSummary | null;
+  /** How far the apply got (listings applied of those received); null until the apply starts. */
+  progress: { applied: number; total: number } | null;
   begunAt: string;
   endedAt: string | null;
   plannedAt: string | null;
@@ -33,7 +35,7 @@ export interface IngestionDetailView extends IngestionSummaryView {
   plan: IngestionPlan | null;
 }
 
-function toIngestionSummary(row: Omit<IngestionSessionRow, 'plan'>): IngestionSummaryView {
+function toIngestionSummary(row: IngestionSessionState): IngestionSummaryView {
   return {
     ingestionId: row.id,
     storefrontId: row.storefront_id,
@@ -44,6 +46,7 @@ function toIngestionSummary(row: Omit<IngestionSessionRow, 'plan'>): IngestionSu
     autoApplyIngestionPlan: row.auto_apply === 1,
     error: row.error,
     summary: row.plan_summary === null ? null : (JSON.parse(row.plan_summary) as PlanSummary),
+    progress: row.apply_total === null ? null : { applied: row.apply_done, total: row.apply_total },
     begunAt: row.begun_at,
     endedAt: row.ended_at,
     plannedAt: row.planned_at,
@@ -55,26 +58,6 @@ function toIngestionSummary(row: Omit<IngestionSessionRow, 'plan'>): IngestionSu
 export function toIngestionDetail(row: IngestionSessionRow): IngestionDetailView {
   return { ...toIngestionSummary(row), plan: row.plan === null ? null : (JSON.parse(row.plan) as IngestionPlan) };
 }
-
-/** Every column but the plan itself. */
-const SUMMARY_COLUMNS = [
-  'id',
-  'account_id',
-  'storefront_id',
-  'status',
-  'open_key',
-  'expected_num_listings',
-  'actual_num_listings',
-  'received_count',
-  'auto_apply',
-  'plan_summary',
-  'error',
-  'begun_at',
-  'ended_at',
-  'planned_at',
-  'applied_at',
-  'updated_at',
-] as const;
 
 export async function getIngestion(db: Db, accountId: number, ingestionId: number): Promise<IngestionDetailView> {
   const row = await db.selectFrom('ingestion_sessions').selectAll().where('account_id', '=', accountId).where('id', '=', ingestionId).executeTakeFirst();
@@ -95,7 +78,7 @@ export async function listIngestions(
 ): Promise<{ ingestions: IngestionSummaryView[]; nextBeforeId: number | null }> {
   await getAccount(db, accountId);
   if (filter.storefrontId !== undefined) await requireStorefront(db, accountId, filter.storefrontId);
-  let query = db.selectFrom('ingestion_sessions').select(SUMMARY_COLUMNS).where('account_id', '=', accountId);
+  let query = db.selectFrom('ingestion_sessions').select(SESSION_STATE_COLUMNS).where('account_id', '=', accountId);
   if (filter.storefrontId !== undefined) query = query.where('storefront_id', '=', filter.storefrontId);
   if (beforeId !== null) query = query.where('id', '<', beforeId);
   const rows = await query.orderBy('id', 'desc').limit(pageSize + 1).execute();

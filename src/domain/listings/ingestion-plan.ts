@@ -24,6 +24,8 @@ export const CONFLICT_TYPES = [
   'COUNT_MISMATCH',
   /** expectedNumListings of begin ≠ actualNumListings of end (informational). */
   'EXPECTED_COUNT_MISMATCH',
+  /** Applying the listing was refused (a rule the plan could not check, a change meanwhile): skipped whole. */
+  'APPLY_REFUSED',
 ] as const;
 export type ConflictType = (typeof CONFLICT_TYPES)[number];
 
@@ -91,6 +93,12 @@ export interface PlanCounts {
 }
 
 export function planIngestion(ingested: readonly IngestionListing[], counts: PlanCounts, facts: PlanFacts): IngestionPlan {
+  const listings = planListings(ingested, facts, new Map());
+  return assemblePlan(listings, sessionConflicts(counts), countVariants(ingested));
+}
+
+/** The session's own conflicts: the counts of begin, end and what arrived disagree. */
+export function sessionConflicts(counts: PlanCounts): PlanConflict[] {
   const conflicts: PlanConflict[] = [];
   if (counts.received !== counts.actual) {
     conflicts.push({
@@ -106,9 +114,19 @@ export function planIngestion(ingested: readonly IngestionListing[], counts: Pla
       message: `begin expected ${counts.expected} listings, end reported ${counts.actual} (informational)`,
     });
   }
+  return conflicts;
+}
 
-  const claimedBy = new Map<string, string>(); // variant SKU → external id that took it first
-  const listings = ingested.map((listing): PlannedListing => {
+export function countVariants(ingested: readonly IngestionListing[]): number {
+  return ingested.reduce((n, l) => n + l.variants.length, 0);
+}
+
+/**
+ * Plans listings in the order they arrived. `claimedBy` (variant SKU → external id that took it first) carries
+ * over between calls, so a plan built page by page finds the same duplicates as one built at once.
+ */
+export function planListings(ingested: readonly IngestionListing[], facts: PlanFacts, claimedBy: Map<string, string>): PlannedListing[] {
+  return ingested.map((listing): PlannedListing => {
     const externalId = listing.id;
     const listingId = facts.listings.get(externalId) ?? null;
     const own: PlanConflict[] = [];
@@ -147,25 +165,46 @@ export function planIngestion(ingested: readonly IngestionListing[], counts: Pla
       action = 'SKIP';
       own.push({ type: 'NO_VARIANTS_LEFT', externalId, message: `listing ${externalId} is not created: every variant was skipped` });
     }
-    conflicts.push(...own);
     return { externalId, action, listingId, variants, conflicts: own };
   });
+}
 
-  const planned = listings.flatMap((l) => (l.action === 'SKIP' ? [] : l.variants));
-  const totalVariants = ingested.reduce((n, l) => n + l.variants.length, 0);
+/** The whole plan from its planned listings: every conflict (the session's first) and the counts. */
+export function assemblePlan(listings: PlannedListing[], ownConflicts: PlanConflict[], totalVariants: number): IngestionPlan {
+  const conflicts = [...ownConflicts];
+  let listingsToCreate = 0;
+  let listingsToUpdate = 0;
+  let listingsSkipped = 0;
+  let planned = 0;
+  let variantsToAttach = 0;
+  let productsToCreate = 0;
+  for (const l of listings) {
+    for (const c of l.conflicts) conflicts.push(c);
+    if (l.action === 'CREATE') listingsToCreate++;
+    else if (l.action === 'UPDATE') listingsToUpdate++;
+    else {
+      listingsSkipped++;
+      continue;
+    }
+    for (const v of l.variants) {
+      planned++;
+      if (v.onListing) variantsToAttach++;
+      if (!v.productExists) productsToCreate++;
+    }
+  }
   return {
     listings,
     conflicts,
     summary: {
       listings: listings.length,
-      listingsToCreate: listings.filter((l) => l.action === 'CREATE').length,
-      listingsToUpdate: listings.filter((l) => l.action === 'UPDATE').length,
-      listingsSkipped: listings.filter((l) => l.action === 'SKIP').length,
+      listingsToCreate,
+      listingsToUpdate,
+      listingsSkipped,
       variants: totalVariants,
-      variantsToAdd: planned.filter((v) => !v.onListing).length,
-      variantsToAttach: planned.filter((v) => v.onListing).length,
-      variantsSkipped: totalVariants - planned.length,
-      productsToCreate: planned.filter((v) => !v.productExists).length,
+      variantsToAdd: planned - variantsToAttach,
+      variantsToAttach,
+      variantsSkipped: totalVariants - planned,
+      productsToCreate,
       conflicts: conflicts.length,
     },
   };

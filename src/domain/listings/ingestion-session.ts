@@ -3,8 +3,8 @@
  * begin, one request per listing, then end. A storefront has at most one OPEN session (ingestion_sessions
  * .open_key = storefront id while OPEN, unique). End hands the session to the `ingestion.build_plan` job.
  *
- * States: OPEN → (end) PLANNING → (job) PLANNED → (auto-apply or operator) APPLIED; OPEN, PLANNED or
- * FAILED → DISCARDED (operator); PLANNING → FAILED when the plan job gives up.
+ * States: OPEN → (end) PLANNING → (job) PLANNED → (auto-apply or operator) APPLYING → (the apply, chunk by
+ * chunk) APPLIED; OPEN, PLANNED or FAILED → DISCARDED (operator); PLANNING → FAILED when the plan job gives up.
  */
 import type { Selectable } from 'kysely';
 import { cappedCount } from '../../db/capped-count.js';
@@ -14,7 +14,7 @@ import { enqueueJob } from '../../jobs/enqueue.js';
 import { alreadyExists, failedPrecondition, invalidField } from '../errors.js';
 import type { IngestionListing } from './ingestion-listing.js';
 
-export const INGESTION_STATUSES = ['OPEN', 'PLANNING', 'PLANNED', 'APPLIED', 'FAILED', 'DISCARDED'] as const;
+export const INGESTION_STATUSES = ['OPEN', 'PLANNING', 'PLANNED', 'APPLYING', 'APPLIED', 'FAILED', 'DISCARDED'] as const;
 export type IngestionStatus = (typeof INGESTION_STATUSES)[number];
 
 export const BUILD_INGESTION_PLAN = 'ingestion.build_plan';
@@ -26,6 +26,32 @@ export interface BuildPlanPayload {
 export const MAX_LISTING_COUNT = 2_147_483_647;
 
 export type IngestionSessionRow = Selectable<IngestionSessionsTable>;
+/** A session without its plan (which can be a megabyte of JSON): what every step but the plan's readers needs. */
+export type IngestionSessionState = Omit<IngestionSessionRow, 'plan'>;
+
+/** Every column but the plan itself. */
+export const SESSION_STATE_COLUMNS = [
+  'id',
+  'account_id',
+  'storefront_id',
+  'status',
+  'open_key',
+  'expected_num_listings',
+  'actual_num_listings',
+  'received_count',
+  'auto_apply',
+  'plan_summary',
+  'apply_total',
+  'apply_done',
+  'apply_after_id',
+  'duplicates',
+  'error',
+  'begun_at',
+  'ended_at',
+  'planned_at',
+  'applied_at',
+  'updated_at',
+] as const satisfies readonly (keyof IngestionSessionState)[];
 
 const BEGIN_PATH = 'POST /v2/storefront/listing/ingestion/begin';
 const END_PATH = 'POST /v2/storefront/listing/ingestion/end';
@@ -167,16 +193,27 @@ export async function endIngestion(
   return { ingestionId: session.id };
 }
 
-/** The received listings of a session in the order they first arrived. */
-export async function loadIngestedListings(db: Db, accountId: number, sessionId: number): Promise<IngestionListing[]> {
+/** A received ingestion listing with its row id (the arrival order, and the apply checkpoint). */
+export interface IngestedRow {
+  id: number;
+  listing: IngestionListing;
+}
+
+/**
+ * Up to `limit` received listings of a session after row `afterId`, in the order they first arrived. Planning
+ * and applying read a session page by page with this, so no step parses a whole large ingestion at once.
+ */
+export async function readIngestedPage(db: Db, accountId: number, sessionId: number, afterId: number, limit: number): Promise<IngestedRow[]> {
   const rows = await db
     .selectFrom('ingestion_listings')
-    .select('body')
+    .select(['id', 'body'])
     .where('account_id', '=', accountId)
     .where('session_id', '=', sessionId)
+    .where('id', '>', afterId)
     .orderBy('id')
+    .limit(limit)
     .execute();
-  return rows.map((r) => JSON.parse(r.body) as IngestionListing);
+  return rows.map((r) => ({ id: Number(r.id), listing: JSON.parse(r.body) as IngestionListing }));
 }
 
 /** Ingestion plans waiting for the seller's review (PLANNED), a capped count on (account_id, status, id). */

@@ -134,14 +134,23 @@ const summaryProperties = {
   status: Type.Unsafe<(typeof INGESTION_STATUSES)[number]>({
     type: 'string',
     enum: [...INGESTION_STATUSES],
-    description: 'OPEN → PLANNING (after end) → PLANNED → APPLIED; FAILED (planning gave up); DISCARDED (operator)',
+    description: 'OPEN → PLANNING (after end) → PLANNED → APPLYING (in chunks; see progress) → APPLIED; FAILED (planning gave up); DISCARDED (operator)',
   }),
   expectedNumListings: Type.Integer(),
   actualNumListings: Nullable(Type.Integer({ description: 'null until end' })),
   receivedCount: Type.Integer({ description: 'distinct listing ids received' }),
   autoApplyIngestionPlan: Type.Boolean(),
-  error: Nullable(Type.String({ description: 'why planning or the automatic apply failed' })),
+  error: Nullable(Type.String({ description: 'why planning failed, or why the apply stopped (it then stays APPLYING)' })),
   summary: Nullable(SummaryView),
+  progress: Nullable(
+    Type.Object(
+      {
+        applied: Type.Integer({ description: 'channel listings applied so far' }),
+        total: Type.Integer({ description: 'channel listings to apply (those received)' }),
+      },
+      { description: 'how far the apply got; null until it starts. APPLIED: applied = total' },
+    ),
+  ),
   begunAt: Timestamp,
   endedAt: Nullable(Timestamp),
   plannedAt: Nullable(Timestamp),

@@ -1,7 +1,6 @@
 import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
-import { withTx } from '../../../db/tx.js';
-import { applyIngestionWithStock } from '../../../domain/inventory/listing-writes.js';
+import { applyIngestionForSeller } from '../../../domain/inventory/listing-writes.js';
 import { getIngestion } from '../../../domain/listings/ingestion-admin.js';
 import { IngestionDetailView, IngestionParams } from '../../schemas/ingestion.js';
 import { ADMIN_ROUTE_CONFIG, adminResponses } from '../schemas.js';
@@ -16,20 +15,26 @@ export function registerApplyIngestion(app: App, deps: Deps) {
         tags: TAGS,
         summary: 'Apply an ingestion plan',
         description:
-          'PLANNED → APPLIED: rebuilds the plan against the current catalog and applies it in one transaction ' +
-          '(listings created or updated, catalog products created for unknown SKUs, conflicting variants skipped). ' +
-          'No body. Returns the ingestion with the applied plan.',
+          'PLANNED → APPLYING → APPLIED: the plan is applied in chunks of a few listings, each its own transaction that ' +
+          're-plans its listings against the current catalog (listings created or updated, catalog products created for ' +
+          'unknown SKUs, conflicting variants skipped). The request applies chunks for up to INGESTION_APPLY_WAIT_MS ' +
+          '(default 2 s): 200 with the ingestion APPLIED when that was enough, else 202 with it ' +
+          'APPLYING and its `progress`; the `ingestion.apply` job applies the rest (poll GET …/ingestions/{ingestionId}). ' +
+          'No body.',
         params: IngestionParams,
-        response: adminResponses({ 200: IngestionDetailView }, [400, 401, 404, 409], 'the ingestion is not PLANNED (already applied, open, planning or discarded)'),
+        response: adminResponses(
+          { 200: IngestionDetailView, 202: IngestionDetailView },
+          [400, 401, 404, 409],
+          'the ingestion is not PLANNED (already applying or applied, open, planning or discarded)',
+        ),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { accountId, ingestionId } = request.params;
-      return withTx(deps.db.db, async (tx) => {
-        const now = deps.clock.now();
-        await applyIngestionWithStock(tx, accountId, ingestionId, now);
-        return getIngestion(tx, accountId, ingestionId);
-      });
+      await getIngestion(deps.db.db, accountId, ingestionId); // 404 before anything else
+      const applied = await applyIngestionForSeller(deps.db.db, accountId, ingestionId, () => deps.clock.now(), deps.config.ingestionApplyWaitMs);
+      const view = await getIngestion(deps.db.db, accountId, ingestionId);
+      return reply.code(applied ? 200 : 202).send(view);
     },
   );
 }

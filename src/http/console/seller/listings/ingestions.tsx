@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../../deps.js';
-import { withTx } from '../../../../db/tx.js';
-import { applyIngestionWithStock } from '../../../../domain/inventory/listing-writes.js';
+import { applyIngestionForSeller } from '../../../../domain/inventory/listing-writes.js';
 import { getIngestion, listIngestions, type IngestionDetailView, type IngestionSummaryView } from '../../../../domain/listings/ingestion-admin.js';
 import type { IngestionPlan } from '../../../../domain/listings/ingestion-plan.js';
 import { Badge, Pager, PostForm, Table, formAction, formatTs, type Tone } from '../../components.js';
@@ -13,7 +12,7 @@ import { decodeIdCursor, encodeIdCursor, idParam, queryText } from '../params.js
 /** Few per page: each session waiting for review shows its whole plan. */
 const PAGE_SIZE = 20;
 
-const STATUS_TONES: Record<string, Tone> = { PLANNED: 'warn', APPLIED: 'ok', FAILED: 'bad', DISCARDED: 'none' };
+const STATUS_TONES: Record<string, Tone> = { PLANNED: 'warn', APPLYING: 'warn', APPLIED: 'ok', FAILED: 'bad', DISCARDED: 'none' };
 
 function Plan({ plan }: { plan: IngestionPlan }) {
   const s = plan.summary;
@@ -66,6 +65,11 @@ function Session({ s, detail, csrfToken }: { s: IngestionSummaryView; detail: In
         <p class="flash bad" safe>
           {s.error}
         </p>
+      ) : (
+        ''
+      )}
+      {s.status === 'APPLYING' && s.progress ? (
+        <p safe>{`Being applied in the background: ${s.progress.applied.toLocaleString('en-US')} of ${s.progress.total.toLocaleString('en-US')} channel listings done. Reload this page to see how far it got.`}</p>
       ) : (
         ''
       )}
@@ -122,11 +126,14 @@ export function registerIngestionPages(scope: FastifyInstance, deps: Deps): void
     await getIngestion(deps.db.db, user.accountId, ingestionId); // another account's: the 404 page
     return formAction(deps, request, reply, '/console/listings/ingestions', '', async () => {
       // The same steps as POST /admin/accounts/{id}/ingestions/{ingestionId}/apply.
-      const { plan } = await withTx(deps.db.db, async (tx) => {
-        const now = deps.clock.now();
-        return applyIngestionWithStock(tx, user.accountId, ingestionId, now);
-      });
-      return `Ingestion ${ingestionId} applied: ${plan.summary.listingsToCreate} listing(s) created, ${plan.summary.listingsToUpdate} updated.`;
+      const applied = await applyIngestionForSeller(deps.db.db, user.accountId, ingestionId, () => deps.clock.now(), deps.config.ingestionApplyWaitMs);
+      const after = await getIngestion(deps.db.db, user.accountId, ingestionId);
+      if (!applied) {
+        const { applied: done, total } = after.progress ?? { applied: 0, total: 0 };
+        return `Ingestion ${ingestionId} is being applied in the background (${done} of ${total} channel listings so far); this page shows its progress.`;
+      }
+      const summary = after.summary;
+      return `Ingestion ${ingestionId} applied: ${summary?.listingsToCreate ?? 0} listing(s) created, ${summary?.listingsToUpdate ?? 0} updated.`;
     });
   });
 }
