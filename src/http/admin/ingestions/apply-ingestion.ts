@@ -1,7 +1,7 @@
 import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
 import { applyIngestionForSeller } from '../../../domain/inventory/listing-writes.js';
-import { getIngestion } from '../../../domain/listings/ingestion-admin.js';
+import { getIngestion, getIngestionJson } from '../../../domain/listings/ingestion-admin.js';
 import { IngestionDetailView, IngestionParams } from '../../schemas/ingestion.js';
 import { ADMIN_ROUTE_CONFIG, adminResponses } from '../schemas.js';
 import { TAGS } from './tags.js';
@@ -33,8 +33,8 @@ export function registerApplyIngestion(app: App, deps: Deps) {
       const { accountId, ingestionId } = request.params;
       await getIngestion(deps.db.db, accountId, ingestionId); // 404 before anything else
       const applied = await applyIngestionForSeller(deps.db.db, accountId, ingestionId, () => deps.clock.now(), deps.config.ingestionApplyWaitMs);
-      const view = await getIngestion(deps.db.db, accountId, ingestionId);
-      return reply.code(applied ? 200 : 202).send(view);
+      const json = await getIngestionJson(deps.db.db, accountId, ingestionId);
+      return reply.code(applied ? 200 : 202).type('application/json; charset=utf-8').send(json);
     },
   );
 }

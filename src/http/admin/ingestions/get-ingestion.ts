@@ -1,6 +1,6 @@
 import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
-import { getIngestion } from '../../../domain/listings/ingestion-admin.js';
+import { getIngestionJson } from '../../../domain/listings/ingestion-admin.js';
 import { IngestionDetailView, IngestionParams } from '../../schemas/ingestion.js';
 import { ADMIN_ROUTE_CONFIG, adminResponses } from '../schemas.js';
 import { TAGS } from './tags.js';
@@ -20,6 +20,9 @@ export function registerGetIngestion(app: App, deps: Deps) {
         response: adminResponses({ 200: IngestionDetailView }, [400, 401, 404]),
       },
     },
-    async (request) => getIngestion(deps.db.db, request.params.accountId, request.params.ingestionId),
+    async (request, reply) => {
+      const json = await getIngestionJson(deps.db.db, request.params.accountId, request.params.ingestionId);
+      return reply.type('application/json; charset=utf-8').send(json);
+    },
   );
 }
