@@ -25,7 +25,9 @@ export function newVersionId(): string {
 
 /**
  * Writes a group's values. 'merge' replaces the values whose ids are given and keeps the others;
- * 'replace' makes the group exactly `attrs`. Returns true when anything changed.
+ * 'replace' makes the group exactly `attrs`; 'new' writes the values of an owner inserted in this transaction
+ * (it has none yet, so nothing is read: creating a listing wrote nine reads of empty groups before). Returns true
+ * when anything changed.
  */
 export async function writeAttributes(
   tx: Tx,
@@ -34,24 +36,28 @@ export async function writeAttributes(
   group: AttributeGroupName,
   attrs: AttributeInput[],
   now: Date,
-  mode: 'merge' | 'replace',
+  mode: 'merge' | 'replace' | 'new',
 ): Promise<boolean> {
+  if (mode === 'new' && attrs.length === 0) return false;
   const iso = now.toISOString();
-  const existing = await tx
-    .selectFrom('listing_attributes')
-    .select(['id', 'attribute_id', 'value', 'position'])
-    .where('account_id', '=', accountId)
-    .where('owner_type', '=', owner.type)
-    .where('owner_id', '=', owner.id)
-    .where('group_name', '=', group)
-    .execute();
+  const existing =
+    mode === 'new'
+      ? []
+      : await tx
+          .selectFrom('listing_attributes')
+          .select(['id', 'attribute_id', 'value', 'position'])
+          .where('account_id', '=', accountId)
+          .where('owner_type', '=', owner.type)
+          .where('owner_id', '=', owner.id)
+          .where('group_name', '=', group)
+          .execute();
   const byId = new Map(existing.map((r) => [r.attribute_id, r]));
   let changed = false;
   let nextPosition = existing.reduce((max, r) => Math.max(max, r.position + 1), 0);
 
   for (const [index, attr] of attrs.entries()) {
     const value = canonicalValue(valueOf(attr));
-    const position = mode === 'replace' ? index : undefined;
+    const position = mode === 'merge' ? undefined : index;
     const current = byId.get(attr.id);
     if (!current) {
       await tx

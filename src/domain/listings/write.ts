@@ -126,10 +126,10 @@ export async function insertVariants(
       throw error;
     }
     const owner = { type: 'V' as const, id: inserted.id };
-    await writeAttributes(tx, accountId, owner, 'product_data', v.productData?.attributes ?? [], now, 'replace');
-    await writeAttributes(tx, accountId, owner, 'identifiers', v.identifiers?.attributes ?? [], now, 'replace');
-    await writeAttributes(tx, accountId, owner, 'logistics', v.logistics?.attributes ?? [], now, 'replace');
-    await writeAttributes(tx, accountId, owner, 'pricing', v.pricing?.attributes ?? [], now, 'replace');
+    await writeAttributes(tx, accountId, owner, 'product_data', v.productData?.attributes ?? [], now, 'new');
+    await writeAttributes(tx, accountId, owner, 'identifiers', v.identifiers?.attributes ?? [], now, 'new');
+    await writeAttributes(tx, accountId, owner, 'logistics', v.logistics?.attributes ?? [], now, 'new');
+    await writeAttributes(tx, accountId, owner, 'pricing', v.pricing?.attributes ?? [], now, 'new');
     variantIds.push(inserted.id);
     productIds.push(product.id);
   }
@@ -193,7 +193,7 @@ export async function createListing(
     if (isUniqueViolation(error)) throw alreadyExists(`listing SKU "${input.sku}" already exists on this storefront`);
     throw error;
   }
-  await writeAttributes(tx, accountId, { type: 'L', id: listing.id }, 'product_data', pd.attributes ?? [], now, 'replace');
+  await writeAttributes(tx, accountId, { type: 'L', id: listing.id }, 'product_data', pd.attributes ?? [], now, 'new');
   const { variantIds, productIds } = await insertVariants(tx, accountId, storefrontId, listing.id, input.variants, 0, now);
   // A new listing is a product data change like an edit (it appears in listing/new): its version is the
   // product poll position it was created with.
