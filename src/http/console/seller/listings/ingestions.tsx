@@ -9,8 +9,10 @@ import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
 import { decodeIdCursor, encodeIdCursor, idParam, queryText } from '../params.js';
 
-/** Few per page: each session waiting for review shows its whole plan. */
+/** Few per page: each session waiting for review shows its plan. */
 const PAGE_SIZE = 20;
+/** Rows of a plan shown: a large ingestion's plan has thousands, which no seller reads on one page. */
+const PLAN_ROWS_SHOWN = 100;
 
 const STATUS_TONES: Record<string, Tone> = { PLANNED: 'warn', APPLYING: 'warn', APPLIED: 'ok', FAILED: 'bad', DISCARDED: 'none' };
 
@@ -24,7 +26,7 @@ function Plan({ plan }: { plan: IngestionPlan }) {
           `${s.productsToCreate} catalog product(s) to create; ${s.conflicts} conflict(s).`}
       </p>
       <Table caption="Planned listings" head={['Channel listing', 'Action', 'Listing', 'Variants']}>
-        {plan.listings.map((l) => (
+        {plan.listings.slice(0, PLAN_ROWS_SHOWN).map((l) => (
           <tr>
             <td safe>{l.externalId}</td>
             <td>
@@ -35,9 +37,10 @@ function Plan({ plan }: { plan: IngestionPlan }) {
           </tr>
         ))}
       </Table>
+      <MoreRows shown={PLAN_ROWS_SHOWN} total={plan.listings.length} what="planned listings" />
       {plan.conflicts.length > 0 ? (
         <Table caption="Conflicts" head={['Conflict', 'SKU', 'Channel listing', 'What happens']}>
-          {plan.conflicts.map((c) => (
+          {plan.conflicts.slice(0, PLAN_ROWS_SHOWN).map((c) => (
             <tr>
               <td>{c.type}</td>
               <td safe>{c.sku ?? ''}</td>
@@ -49,8 +52,14 @@ function Plan({ plan }: { plan: IngestionPlan }) {
       ) : (
         <p class="muted">No conflicts.</p>
       )}
+      <MoreRows shown={PLAN_ROWS_SHOWN} total={plan.conflicts.length} what="conflicts" />
     </>
   );
+}
+
+function MoreRows({ shown, total, what }: { shown: number; total: number; what: string }) {
+  if (total <= shown) return '';
+  return <p class="muted" safe>{`Showing the first ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${what}; the counts above cover them all.`}</p>;
 }
 
 function Session({ s, detail, csrfToken }: { s: IngestionSummaryView; detail: IngestionDetailView | undefined; csrfToken: string }) {
