@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { createCustomStore } from '../../src/domain/accounts/custom-stores.js';
 import { createImportTemplate } from '../../src/domain/reports/templates.js';
+import { chunkPacer } from '../../src/domain/reports/imports/chunks.js';
 import { importKind } from '../../src/domain/reports/imports/kinds.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { assertV1Error } from '../helpers/admin.js';
@@ -232,7 +233,9 @@ describe('import validation', () => {
   });
 
   it('reports a file that stops being CSV (group "file", as the import refuses it whole) and header problems (group "header")', async () => {
-    const broken = await validate(t, seed.sellerToken, 'Inventory', 'sku,warehouse,quantity\nINV-1,Main,1\nINV-1,Nowhere,1\n"INV-2,Main,1\nINV-3,Main,1\n');
+    // Past the preview (header and 10 rows): a file broken within it is a 400 (the next test).
+    const filler = 'INV-1,Main,1\n'.repeat(10);
+    const broken = await validate(t, seed.sellerToken, 'Inventory', `sku,warehouse,quantity\n${filler}INV-1,Main,1\nINV-1,Nowhere,1\n"INV-2,Main,1\nINV-3,Main,1\n`);
     assert.equal(broken.status, 'COMPLETE');
     assert.deepEqual(broken.validation_result_groups.map((g) => g.name), ['file']);
     const file = group(broken, 'file')!;
@@ -241,12 +244,13 @@ describe('import validation', () => {
     assert.ok(at, file.validation_results[0]!.message);
     assert.equal(file.validation_results[0]!.row, Number(at[1]));
 
-    // Broken within the preview: still accepted (the preview holds what was readable); the job reports it.
-    const early = await postCsv(t, seed.sellerToken, 'Inventory', 'sku,warehouse,quantity\n"INV-1,Main,1\n');
-    assert.equal(early.statusCode, 200, early.body);
-    await runJobs(t);
-    const earlyData = await results(t, seed.sellerToken, (early.json() as ValidationData).import_validation_id);
-    assert.deepEqual(earlyData.validation_result_groups.map((g) => g.name), ['file']);
+    // Broken past the preview (header and 10 rows): accepted, and the job reports where (group "file").
+    const rows = Array.from({ length: 12 }, (_, i) => `INV-1,Main,${i}`);
+    const late = await validate(t, seed.sellerToken, 'Inventory', ['sku,warehouse,quantity', ...rows, 'INV-2,Main "x",1', 'INV-3,Main,1'].join('\n'));
+    assert.equal(late.first_10_rows.length, 10);
+    assert.deepEqual(late.validation_result_groups.map((g) => g.name), ['file']);
+    assert.equal(group(late, 'file')!.validation_results[0]!.row, 14);
+    assert.match(group(late, 'file')!.validation_results[0]!.message, /not valid CSV at line 14: a " is inside the unquoted value of column 2 \(warehouse\)/);
 
     const semicolons = await validate(t, seed.sellerToken, 'Inventory', 'sku;warehouse;quantity\nINV-1;Main;1\n');
     assert.deepEqual(semicolons.actual_headers, []);
@@ -293,8 +297,10 @@ describe('import validation', () => {
     }
     const halfway = await results(t, seed.sellerToken, id);
     assert.equal(halfway.status, 'PROCESSING');
-    assert.equal(halfway.lines_validated, 500);
-    assert.equal(group(halfway, 'warehouse')?.total_results, 500);
+    // The first chunk, whose size is fixed (the later ones follow their time on SQLite).
+    const first = chunkPacer(t.deps.db.dialect).lines;
+    assert.equal(halfway.lines_validated, first);
+    assert.equal(group(halfway, 'warehouse')?.total_results, first);
     // The retry is due later (backoff): make it due now.
     await t.deps.db.db.updateTable('jobs').set({ run_at: new Date(0).toISOString() }).where('type', '=', 'import-validation.run').where('status', '=', 'PENDING').execute();
     await runJobs(t);
@@ -335,6 +341,25 @@ describe('import validation', () => {
         .execute();
     for (let i = 0; i < 50 && (await orphans()).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     assert.deepEqual(await orphans(), []);
+  });
+
+  it('answers a file that is not CSV within the preview with a 400 naming the line, and keeps nothing (issue 22)', async () => {
+    const validations = async () => (await t.deps.db.db.selectFrom('import_validations').select('id').where('account_id', '=', seed.accountId).execute()).length;
+    const files = async () => (await t.deps.db.db.selectFrom('stored_files').select('id').where('account_id', '=', seed.accountId).execute()).length;
+    const [validationsBefore, filesBefore] = [await validations(), await files()];
+    // A stray quote in an unquoted value: csv-parse's INVALID_OPENING_QUOTE, once a 500.
+    const stray = 'sku,quantity,warehouse\nINV-1,2,Main\nM2 "x",3,Main\nINV-3,1,Main\n';
+    assertV1Error(await postCsv(t, seed.sellerToken, 'Inventory', stray), 400, /^file: is not valid CSV at line 3: a " is inside the unquoted value of column 1 \(sku\), after "M2 "/);
+    assertV1Error(await postForm(t, seed.sellerToken, 'Inventory', stray), 400, /^file: is not valid CSV at line 3: /);
+    // Quoting that never closes, and a broken header line.
+    assertV1Error(await postCsv(t, seed.sellerToken, 'Inventory', 'sku,warehouse,quantity\nINV-1,Main,1\n"INV-2,Main,1\n'), 400, /^file: is not valid CSV at line 3: the quoted value of column 1 \(sku\) is never closed/);
+    assertV1Error(await postCsv(t, seed.sellerToken, 'Inventory', 'sku,"warehouse"x,quantity\nINV-1,Main,1\n'), 400, /^file: is not valid CSV at line 1: the quoted value of column 2 is followed by other characters/);
+    // The v1 body, and nothing kept: no validation, and the upload is deleted once the answer is sent.
+    const res = await postCsv(t, seed.sellerToken, 'Inventory', stray);
+    assert.deepEqual(Object.keys(res.json() as object).sort(), ['errorCode', 'errorMessages', 'referenceId']);
+    assert.equal(await validations(), validationsBefore);
+    for (let i = 0; i < 50 && (await files()) > filesBefore; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(await files(), filesBefore);
   });
 
   it('replays an Idempotency-Key request with the same file, and refuses the key with another file', async () => {

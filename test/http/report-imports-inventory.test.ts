@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { assertV1Error } from '../helpers/admin.js';
 import { bearer, seedAccount, type SeededAccount } from '../helpers/fixtures.js';
-import { getReport, importAndRun, lineErrors, postImport } from '../helpers/reports.js';
+import { getReport, importAndRun, lineErrors, postImport, runJobs, type ReportJson } from '../helpers/reports.js';
 
 /** Inventory imports (resolutions §8) through POST /v1/report, run by the report job. */
 describe('inventory import', () => {
@@ -87,6 +87,40 @@ describe('inventory import', () => {
     assert.equal(broken.status, 'CANCELED');
     assert.match(broken.errorMessage ?? '', /not valid CSV at line 3.*nothing was imported/);
     assert.equal(await inventoryOf('INV-E'), null);
+  });
+
+  it('a stray quote in an unquoted value ends the import CANCELED at its first run, naming the line, with no retry (issue 22)', async () => {
+    const created = await postImport(t, seed.sellerToken, 'sku,warehouse,quantity\nINV-S1,Main,1\nM2 "x",Main,3\nINV-S3,Main,1\n', { importType: 'Inventory', createNewProducts: true });
+    assert.equal(created.statusCode, 200, created.body);
+    const { reportId } = created.json() as { reportId: number };
+    await runJobs(t);
+    const report = (await getReport(t, seed.sellerToken, reportId)).json() as ReportJson;
+    assert.equal(report.status, 'CANCELED');
+    assert.match(report.errorMessage ?? '', /^the file is not valid CSV at line 3: a " is inside the unquoted value of column 1 \(sku\), after "M2 ".*; nothing was imported$/);
+    assert.equal(await inventoryOf('INV-S1'), null);
+    // One attempt, and it succeeded: the file is refused, not the job failed and retried.
+    const jobs = await t.deps.db.db.selectFrom('jobs').select(['status', 'attempts', 'last_error']).where('type', '=', 'report.run').where('payload', 'like', `%"reportId":${reportId}}%`).execute();
+    assert.deepEqual(jobs, [{ status: 'SUCCEEDED', attempts: 1, last_error: null }]);
+  });
+
+  it('a file gone between the two readings ends the import CANCELED at once, saying how far it got', async () => {
+    const created = await postImport(t, seed.sellerToken, 'sku,warehouse,quantity\nINV-G1,Main,1\n', { importType: 'Inventory', createNewProducts: true });
+    const { reportId } = created.json() as { reportId: number };
+    const files = t.deps.files;
+    const read = files.read.bind(files);
+    let reads = 0;
+    // The first reading finds the file; the second (the one that applies it) no longer does.
+    files.read = async (accountId, fileId) => (++reads === 1 ? read(accountId, fileId) : null);
+    try {
+      await runJobs(t);
+    } finally {
+      files.read = read;
+    }
+    const report = (await getReport(t, seed.sellerToken, reportId)).json() as ReportJson;
+    assert.equal(report.status, 'CANCELED');
+    assert.match(report.errorMessage ?? '', /^the file is no longer stored .*; 0 lines were imported before it$/);
+    const jobs = await t.deps.db.db.selectFrom('jobs').select(['status', 'attempts']).where('type', '=', 'report.run').where('payload', 'like', `%"reportId":${reportId}}%`).execute();
+    assert.deepEqual(jobs, [{ status: 'SUCCEEDED', attempts: 1 }]);
   });
 
   it('an import naming a delimiter that is not one plain character is a 400 at creation, as an export is', async () => {

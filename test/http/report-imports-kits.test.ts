@@ -59,7 +59,7 @@ describe('kits import', () => {
     const rows = ['kit_sku,component_sku,quantity'];
     // 12 kits of 50 components each: 600 rows, few kits to apply.
     for (let i = 1; i <= 12; i++) for (let j = 1; j <= 50; j++) rows.push(`CHUNK-KIT-${i},CHUNK-PART-${j},1`);
-    rows.push('CHUNK-KIT-1,LID,1'); // file line 602, data line 601: past the first chunk of 500
+    rows.push('CHUNK-KIT-1,LID,1'); // file line 602, data line 601: past the first chunk (at most 500 lines)
     const report = await run(rows.join('\n'), { createNewProducts: true });
     assert.equal(report.status, 'COMPLETE', JSON.stringify(report));
     assert.equal(report.linesSuccessfullyProcessed, 600);

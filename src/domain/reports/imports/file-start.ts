@@ -8,7 +8,7 @@ import type { ImportContext, ImportKind, LineError } from './types.js';
 export function storedFileOpener(deps: Pick<Deps, 'files'>, accountId: number, fileId: number): () => Promise<Readable> {
   return async () => {
     const stream = await deps.files.read(accountId, fileId);
-    if (!stream) throw new CsvFileError('the uploaded file is no longer stored (removed by the retention sweep?)', 0);
+    if (!stream) throw new CsvFileError('is no longer stored (removed by the retention sweep?)', 0);
     return stream;
   };
 }

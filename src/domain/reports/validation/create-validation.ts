@@ -34,8 +34,9 @@ export function validationContext(accountId: number, def: Pick<ImportDefinition,
  * rows for the preview, runs the type's prepare on the header to say which field each column is read as
  * (actual_headers: "" for a column the import ignores, [] when the header cannot be read at all), records
  * the validation PENDING and queues the job that checks every line, in one transaction. The definition
- * must already be resolved (resolveDefinition). An empty file is a 400; a file that stops being CSV within
- * the preview is accepted, and its validation reports where (group "file").
+ * must already be resolved (resolveDefinition). An empty file is a 400, and so is one that stops being CSV
+ * within the preview (the message names the line); one that stops further down is accepted, and its
+ * validation reports where (group "file").
  */
 export async function createValidation(
   deps: Deps,
@@ -51,11 +52,11 @@ export async function createValidation(
   const source = await deps.files.read(accountId, file.id);
   if (!source) throw notFound(`file ${file.id} not found`);
   const preview = await readPreview(source, delimiter);
-  if (preview.header === null && preview.error === null) {
-    throw invalidField('file', 'is empty: send the CSV with its header line and a line per record');
-  }
+  // Broken within what this request reads: answered now, naming the line, rather than queued to fail.
+  if (preview.error !== null) throw invalidField('file', preview.error.problem);
+  if (preview.header === null) throw invalidField('file', 'is empty: send the CSV with its header line and a line per record');
   let actualHeaders: string[] = [];
-  if (preview.header !== null && checkHeader(preview.header, delimiter) === null) {
+  if (checkHeader(preview.header, delimiter) === null) {
     const prepared = await kind.prepare(db, validationContext(accountId, def, options, deps.clock.now()), preview.header);
     if (prepared.ok) actualHeaders = prepared.actualHeaders.map((h) => h ?? '');
   }

@@ -6,8 +6,8 @@ export interface Preview {
   header: string[] | null;
   /** Up to PREVIEW_ROWS data rows, cells as read (each cut at PREVIEW_CELL_CHARS). */
   rows: string[][];
-  /** Why reading stopped early (not CSV within the first lines); the job reports it as a "file" result. */
-  error: string | null;
+  /** Why reading stopped early: the file is not CSV within the first lines. */
+  error: CsvFileError | null;
 }
 
 const cut = (cell: string) => (cell.length <= PREVIEW_CELL_CHARS ? cell : `${cell.slice(0, PREVIEW_CELL_CHARS)}…`);
@@ -26,7 +26,7 @@ export async function readPreview(source: AsyncIterable<Uint8Array>, delimiter: 
       if (rows.length >= PREVIEW_ROWS) break;
     }
   } catch (error) {
-    if (error instanceof CsvFileError) return { header, rows, error: error.message };
+    if (error instanceof CsvFileError) return { header, rows, error };
     throw error;
   }
   return { header, rows, error: null };

@@ -1,7 +1,7 @@
 import type { Deps } from '../../../deps.js';
 import { withTx, type Db } from '../../../db/tx.js';
-import { readCsvRecords } from '../csv/read-records.js';
-import { lineChunks } from '../imports/chunks.js';
+import { CsvFileError, readCsvRecords } from '../csv/read-records.js';
+import { chunkPacer, lineChunks } from '../imports/chunks.js';
 import { dataRecords, readFileStart, storedFileOpener } from '../imports/file-start.js';
 import type { ImportContext, ImportKind, LineError, ParsedLine } from '../imports/types.js';
 import type { ImportType } from '../model.js';
@@ -30,8 +30,8 @@ const fileError = (message: string, row: number): ValidationResult => ({ group: 
  * Validates every line of a validation (PROCESSING) with the same code the import runs — the type's
  * prepare, parseLine and processChunk with apply = false — so validation and import never disagree about
  * a line. Structured like the import runner (src/domain/reports/imports/run-import.ts): lines go in chunks
- * of IMPORT_CHUNK_LINES (the lines of one group, such as an order, stay together); each chunk is one
- * transaction that advances the checkpoint (lines_done) with a conditional update and stores the chunk's
+ * sized as the import's (ChunkPacer; the lines of one group, such as an order, stay together); each chunk
+ * is one transaction that advances the checkpoint (lines_done) with a conditional update and stores the chunk's
  * results, so a run killed at any moment resumes after the last chunk committed, never storing a result
  * twice. Like the import it reads the file twice: a file that cannot be read as CSV, or whose header
  * cannot be read, ends with that one problem (group "file" or "header"), as the import refuses it whole.
@@ -60,11 +60,20 @@ export async function runValidation(deps: Deps, validation: ValidationRow, optio
   let done = validation.lines_done;
   // Header notes are stored with the first commit of a run that starts at line 0, so exactly once.
   let pending: ValidationResult[] = done === 0 ? start.notes.map(noteResult) : [];
-  for await (const chunk of lineChunks(dataRecords(readCsvRecords(await open(), delimiter)), kind, plan, start.header.length, done)) {
-    const ok = await commitChunk(deps, kind, ctx, plan, validation, done, chunk.lines, chunk.parsed, [...pending, ...chunk.errors.map(lineResult)]);
-    if (!ok) return;
-    done += chunk.lines;
-    pending = [];
+  const pacer = chunkPacer(deps.db.dialect);
+  try {
+    for await (const chunk of lineChunks(dataRecords(readCsvRecords(await open(), delimiter)), kind, plan, start.header.length, done, pacer)) {
+      const began = performance.now();
+      const ok = await commitChunk(deps, kind, ctx, plan, validation, done, chunk.lines, chunk.parsed, [...pending, ...chunk.errors.map(lineResult)]);
+      if (!ok) return;
+      pacer.took(chunk.lines, performance.now() - began);
+      done += chunk.lines;
+      pending = [];
+    }
+  } catch (error) {
+    // Only a file removed since the first pass gets here; a retry would not bring it back.
+    if (!(error instanceof CsvFileError)) throw error;
+    return finish(deps, validation, done, [...pending, fileError(`${error.message}; the validation stopped`, error.line)]);
   }
   await finish(deps, validation, done, pending);
 }
