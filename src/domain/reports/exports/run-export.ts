@@ -5,7 +5,7 @@ import { reportOptions, type ExportType, type ReportOptions, type ReportRow } fr
 import { PipeClosedError } from './byte-pipe.js';
 import { openCsvSink } from './csv-sink.js';
 import { compileExportFilter } from './export-filter.js';
-import { exportFormat, type ExportFormat, type ExportSource, type RowSink } from './export-format.js';
+import { EXPORT_PAGE_SIZE_POSTGRES, exportFormat, type ExportFormat, type ExportSource, type RowSink } from './export-format.js';
 import { inventoryExportSource } from './inventory-export.js';
 import { productExportSource } from './product-export.js';
 
@@ -28,7 +28,10 @@ export interface ProduceExportOptions {
 async function openSource(deps: Deps, report: ReportRow, options: ReportOptions, pageSize: number | undefined): Promise<ExportSource> {
   const exportType = report.report_type as ExportType;
   // Compiled at creation too (checkExportRequest), so a formula that reaches a job always compiles.
-  const input = { accountId: report.account_id, activeOnly: options.activeOnly === true, filter: compileExportFilter(exportType, options), ...(pageSize ? { pageSize } : {}) };
+  // PostgreSQL runs a page's queries off the event loop (network round trips), so its pages are larger: small
+  // ones only add round trips (a 200-row page made the 100,000-product export ~30 % slower there).
+  const rows = pageSize ?? (deps.db.dialect === 'postgres' ? EXPORT_PAGE_SIZE_POSTGRES : undefined);
+  const input = { accountId: report.account_id, activeOnly: options.activeOnly === true, filter: compileExportFilter(exportType, options), ...(rows ? { pageSize: rows } : {}) };
   return exportType === 'Inventory' ? inventoryExportSource(deps.db.db, input) : productExportSource(deps.db.db, input);
 }
 
