@@ -14,10 +14,12 @@ import { registerEmptyBodies } from './http/plugins/empty-body.js';
 import { registerIdempotency } from './http/plugins/idempotency.js';
 import { registerJsonBodyParser } from './http/plugins/json-body.js';
 import { registerUploads } from './http/plugins/uploads.js';
+import { registerBodyLimits } from './http/plugins/body-limits.js';
 import { V1Error, V2Error } from './http/schemas/common.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { registerRoutes } from './http/routes.js';
 import { registerConsole } from './http/console/index.js';
+import { consoleParserErrorPage, isConsoleUrl, renderConsoleFrameworkError } from './http/console/error-pages.js';
 
 export type { App } from './http/types.js';
 
@@ -34,9 +36,11 @@ export async function buildApp(deps: Deps): Promise<App> {
     trustProxy: deps.config.trustProxy,
     // Query strings: repeated keys become arrays; "a,b" splitting is done per route (v1 array params).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAM_LENGTH },
-    // Refusals that happen before a route is chosen still answer with the contract's error body.
-    frameworkErrors: renderFrameworkError,
-    clientErrorHandler: clientErrorHandlerFor(deps.log as FastifyBaseLogger),
+    // Refusals that happen before a route is chosen still answer with the contract's error body, or on
+    // /console with the console's error page (HTML, its security headers).
+    frameworkErrors: (error, request, reply) =>
+      isConsoleUrl(request.url) ? renderConsoleFrameworkError(error, request, reply) : renderFrameworkError(error, request, reply),
+    clientErrorHandler: clientErrorHandlerFor(deps.log as FastifyBaseLogger, consoleParserErrorPage),
     // The error handler renders validation problems from error.validation; Fastify's default formatter
     // would also join every problem into one message nobody reads (100,000 of them for a big bad body).
     schemaErrorFormatter: (_errors, dataVar) => new Error(`invalid ${dataVar}`),
@@ -65,6 +69,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   registerJsonBodyParser(app);
   await app.register(formbody);
   await registerUploads(app, deps);
+  registerBodyLimits(app, deps);
   registerEmptyBodies(app);
   await registerDocs(app, deps);
   registerAuth(app, deps);

@@ -16,6 +16,12 @@ export interface DbHandle {
   raw: { sqlite: SQLite.Database; reader: SQLite.Database | null } | { pool: pg.Pool };
   /** SQLite: how many COMMITs carried how many transactions (src/db/group-commit.ts); null on PostgreSQL. */
   groupCommit: GroupCommitStats | null;
+  /**
+   * SQLite on disk: checkpoints the WAL in the checkpointer thread and resolves when done (true when it
+   * copied every frame); a writer of a long burst awaits it between writes (src/db/wal-checkpointer.ts).
+   * Absent on PostgreSQL and in memory.
+   */
+  walCheckpoint?: () => Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -145,6 +151,7 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
     dialect: 'sqlite',
     raw: { sqlite, reader },
     groupCommit: dialect.driver.stats,
+    ...(checkpointer ? { walCheckpoint: () => checkpointer.checkpointNow() } : {}),
     close: async () => {
       clearInterval(optimizer);
       await checkpointer?.stop();

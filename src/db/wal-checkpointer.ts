@@ -18,14 +18,21 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 0');
-const timer = setInterval(() => {
+const checkpoint = () => {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    return result.busy === 0 && result.log === result.checkpointed;
   } catch {
     // Busy (another checkpoint runs) or the file is going away: the next round tries again.
+    return false;
   }
-}, workerData.intervalMs);
+};
+const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on('message', (message) => {
+  if (message && typeof message === 'object' && 'checkpoint' in message) {
+    parentPort.postMessage({ checkpointed: message.checkpoint, complete: checkpoint() });
+    return;
+  }
   if (message !== 'stop') return;
   clearInterval(timer);
   try { db.close(); } catch {}
@@ -33,7 +40,18 @@ parentPort.on('message', (message) => {
 });
 `;
 
+/** How long checkpointNow waits for the thread before giving up (the backstop remains). */
+const CHECKPOINT_NOW_TIMEOUT_MS = 5000;
+
 export interface WalCheckpointer {
+  /**
+   * Checkpoints the WAL now, in the thread, and resolves (true when every frame was copied) once done: a
+   * writer of a long burst (a 200 MiB upload) awaits it between its writes. The WAL only starts over from
+   * its beginning after a checkpoint that copied every frame, and the timed rounds never get there while
+   * the burst keeps appending: the WAL then grows to the backstop, whose checkpoint copies tens of MiB on
+   * the event loop. Awaiting this instead leaves the loop free while the thread copies.
+   */
+  checkpointNow(): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -44,7 +62,33 @@ export function startWalCheckpointer(file: string, intervalMs = 200): WalCheckpo
   worker.unref();
   worker.on('error', () => {});
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const waiting = new Map<number, (complete: boolean) => void>();
+  let nextId = 1;
+  worker.on('message', (message: { checkpointed?: number; complete?: boolean }) => {
+    const settle = message.checkpointed === undefined ? undefined : waiting.get(message.checkpointed);
+    if (settle) settle(message.complete === true);
+  });
+  let gone = false;
+  worker.once('exit', () => {
+    gone = true;
+    for (const settle of waiting.values()) settle(false);
+  });
   return {
+    checkpointNow() {
+      if (gone) return Promise.resolve(false);
+      const id = nextId++;
+      return new Promise<boolean>((resolve) => {
+        // A thread that is gone or stuck must not hold the writer: it goes on, the backstop remains.
+        const timer = setTimeout(() => settle(false), CHECKPOINT_NOW_TIMEOUT_MS);
+        const settle = (complete: boolean) => {
+          clearTimeout(timer);
+          waiting.delete(id);
+          resolve(complete);
+        };
+        waiting.set(id, settle);
+        worker.postMessage({ checkpoint: id });
+      });
+    },
     async stop() {
       // Held while stopping: an unreferenced thread and timer alone would let the event loop end first.
       worker.ref();

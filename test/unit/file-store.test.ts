@@ -78,6 +78,44 @@ describe('file store', () => {
       assert.deepEqual(await chunks(stored.id), []);
     });
 
+    it('a file of more chunks than one DELETE takes is deleted whole, also when its first chunks are gone already', async () => {
+      const bytes = randomBytes(20 * CHUNK_BYTES + 1);
+      const stored = await store.write(accountId, META, source(bytes));
+      assert.equal((await chunks(stored.id)).length, 21);
+      await store.delete(accountId, stored.id);
+      assert.deepEqual(await chunks(stored.id), []);
+      // A delete that died half-way left the later chunks only.
+      const again = await store.write(accountId, META, source(bytes));
+      await handle.db.deleteFrom('stored_file_chunks').where('file_id', '=', again.id).where('seq', '<', 12).execute();
+      await store.delete(accountId, again.id);
+      assert.deepEqual(await chunks(again.id), []);
+      assert.equal((await rows()).some((r) => r.id === again.id), false);
+    });
+
+    it('gives the event loop turns while it stores bytes that are all ready, and waits for WAL checkpoints on long bursts', async () => {
+      let checkpoints = 0;
+      const counted = createFileStore({ ...handle, walCheckpoint: async () => (checkpoints++, true) }, null);
+      let turns = 0;
+      let ticking = true;
+      const tick = () => {
+        turns++;
+        if (ticking) setImmediate(tick);
+      };
+      setImmediate(tick);
+      const bytes = randomBytes(40 * CHUNK_BYTES);
+      // Every piece is ready at once: without turns given, the write would be one stretch of promise callbacks.
+      async function* ready() {
+        for (let i = 0; i < bytes.length; i += 64 * 1024) yield bytes.subarray(i, i + 64 * 1024);
+      }
+      const stored = await counted.write(accountId, META, ready());
+      ticking = false;
+      assert.ok(turns >= 30, `the loop turned ${turns} times while 40 chunks were stored`);
+      // 20 MiB: one wait after the first 16 MiB.
+      assert.equal(checkpoints, 1);
+      assert.deepEqual(await readAll(store, accountId, stored.id), bytes);
+      await store.delete(accountId, stored.id);
+    });
+
     it('an empty file is stored and read back empty', async () => {
       const stored = await store.write(accountId, META, source(Buffer.alloc(0)));
       assert.equal(stored.byteSize, 0);
@@ -118,6 +156,17 @@ describe('file store', () => {
       await store.delete(accountId, writing.id);
       assert.deepEqual(await rows(), before);
     });
+  });
+
+  it('on SQLite on disk, the WAL can be checkpointed on demand, off the event loop', async (t) => {
+    if (!handle.walCheckpoint) return t.skip('PostgreSQL or SQLite in memory: no WAL checkpointer');
+    const written = await handle.db
+      .insertInto('stored_files')
+      .values({ account_id: accountId, name: 'w.csv', content_type: 'text/csv', byte_size: 0, chunk_count: 0, state: 'WRITING', storage: 'db', created_at: new Date().toISOString() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    assert.equal(await handle.walCheckpoint(), true);
+    await handle.db.deleteFrom('stored_files').where('id', '=', written.id).execute();
   });
 
   describe('in FILE_STORE_DIR', () => {

@@ -5232,7 +5232,7 @@ export interface paths {
         put?: never;
         /**
          * Validate an import file
-         * @description Checks a CSV file against an import definition without importing it (document 2.7, 4.2). The file is the body (`Content-Type: text/csv`) or a part named `file` of a `multipart/form-data` body; UTF-8, up to UPLOAD_BODY_LIMIT_MB (default 200 MiB; larger is 413). Answers at once with the preview — the header as supplied, the field each column is read as ("" for a column the import ignores), the first 10 rows — and queues the validation of every line; poll GET /v1/import/validation/results/{import_validation_id}. Lines are judged by the same code the import runs, against the account's data at that time; the query options are the import's (createNewProducts, overwriteWithBlank, insertOnly, delimiter). An unknown type, an integrationId or templateId the type does not take, FullProductData without a template, an empty file or one that is not UTF-8 are 400s; an unknown custom store or template is a 404. A file that is not CSV further down is accepted: its validation reports where (group "file").
+         * @description Checks a CSV file against an import definition without importing it (document 2.7, 4.2). The file is the body (`Content-Type: text/csv`) or a part named `file` of a `multipart/form-data` body; UTF-8, up to UPLOAD_BODY_LIMIT_MB (default 200 MiB; larger is 413). Answers at once with the preview — the header as supplied, the field each column is read as ("" for a column the import ignores), the first 10 rows — and queues the validation of every line; poll GET /v1/import/validation/results/{import_validation_id}. Lines are judged by the same code the import runs, against the account's data at that time; the query options are the import's (createNewProducts, overwriteWithBlank, insertOnly, delimiter). An unknown type, an integrationId or templateId the type does not take, FullProductData without a template, an empty file, one that is not UTF-8 or one that is not CSV within the header and first 10 rows (the message names the line) are 400s; an unknown custom store or template is a 404. A file that is not CSV further down is accepted: its validation reports where (group "file").
          *
          *     Scopes: any one of legacy, report.
          */
@@ -18880,10 +18880,10 @@ export interface paths {
                                 ingestionId: number;
                                 storefrontId: number;
                                 /**
-                                 * @description OPEN → PLANNING (after end) → PLANNED → APPLIED; FAILED (planning gave up); DISCARDED (operator)
+                                 * @description OPEN → PLANNING (after end) → PLANNED → APPLYING (in chunks; see progress) → APPLIED; FAILED (planning gave up); DISCARDED (operator)
                                  * @enum {string}
                                  */
-                                status: "OPEN" | "PLANNING" | "PLANNED" | "APPLIED" | "FAILED" | "DISCARDED";
+                                status: "OPEN" | "PLANNING" | "PLANNED" | "APPLYING" | "APPLIED" | "FAILED" | "DISCARDED";
                                 expectedNumListings: number;
                                 actualNumListings: number | null;
                                 /** @description distinct listing ids received */
@@ -18901,6 +18901,12 @@ export interface paths {
                                     variantsSkipped: number;
                                     productsToCreate: number;
                                     conflicts: number;
+                                } | null;
+                                progress: {
+                                    /** @description channel listings applied so far */
+                                    applied: number;
+                                    /** @description channel listings to apply (those received) */
+                                    total: number;
                                 } | null;
                                 /**
                                  * Format: date-time
@@ -19017,10 +19023,10 @@ export interface paths {
                             ingestionId: number;
                             storefrontId: number;
                             /**
-                             * @description OPEN → PLANNING (after end) → PLANNED → APPLIED; FAILED (planning gave up); DISCARDED (operator)
+                             * @description OPEN → PLANNING (after end) → PLANNED → APPLYING (in chunks; see progress) → APPLIED; FAILED (planning gave up); DISCARDED (operator)
                              * @enum {string}
                              */
-                            status: "OPEN" | "PLANNING" | "PLANNED" | "APPLIED" | "FAILED" | "DISCARDED";
+                            status: "OPEN" | "PLANNING" | "PLANNED" | "APPLYING" | "APPLIED" | "FAILED" | "DISCARDED";
                             expectedNumListings: number;
                             actualNumListings: number | null;
                             /** @description distinct listing ids received */
@@ -19038,6 +19044,12 @@ export interface paths {
                                 variantsSkipped: number;
                                 productsToCreate: number;
                                 conflicts: number;
+                            } | null;
+                            progress: {
+                                /** @description channel listings applied so far */
+                                applied: number;
+                                /** @description channel listings to apply (those received) */
+                                total: number;
                             } | null;
                             /**
                              * Format: date-time
@@ -19078,7 +19090,7 @@ export interface paths {
                                     }[];
                                     conflicts: {
                                         /** @enum {string} */
-                                        type: "SKU_LISTED_ELSEWHERE" | "DUPLICATE_SKU_IN_INGESTION" | "NO_VARIANTS_LEFT" | "COUNT_MISMATCH" | "EXPECTED_COUNT_MISMATCH";
+                                        type: "SKU_LISTED_ELSEWHERE" | "DUPLICATE_SKU_IN_INGESTION" | "NO_VARIANTS_LEFT" | "COUNT_MISMATCH" | "EXPECTED_COUNT_MISMATCH" | "APPLY_REFUSED";
                                         sku?: string;
                                         /** @description the ingestion listing id */
                                         externalId?: string;
@@ -19088,7 +19100,7 @@ export interface paths {
                                 /** @description every conflict: the session's (counts) first, then each listing's */
                                 conflicts: {
                                     /** @enum {string} */
-                                    type: "SKU_LISTED_ELSEWHERE" | "DUPLICATE_SKU_IN_INGESTION" | "NO_VARIANTS_LEFT" | "COUNT_MISMATCH" | "EXPECTED_COUNT_MISMATCH";
+                                    type: "SKU_LISTED_ELSEWHERE" | "DUPLICATE_SKU_IN_INGESTION" | "NO_VARIANTS_LEFT" | "COUNT_MISMATCH" | "EXPECTED_COUNT_MISMATCH" | "APPLY_REFUSED";
                                     sku?: string;
                                     /** @description the ingestion listing id */
                                     externalId?: string;
@@ -19176,7 +19188,7 @@ export interface paths {
         put?: never;
         /**
          * Apply an ingestion plan
-         * @description PLANNED → APPLIED: rebuilds the plan against the current catalog and applies it in one transaction (listings created or updated, catalog products created for unknown SKUs, conflicting variants skipped). No body. Returns the ingestion with the applied plan.
+         * @description PLANNED → APPLYING → APPLIED: the plan is applied in chunks of a few listings, each its own transaction that re-plans its listings against the current catalog (listings created or updated, catalog products created for unknown SKUs, conflicting variants skipped). The request applies chunks for up to INGESTION_APPLY_WAIT_MS (default 2 s): 200 with the ingestion APPLIED when that was enough, else 202 with it APPLYING and its `progress`; the `ingestion.apply` job applies the rest (poll GET …/ingestions/{ingestionId}). No body.
          */
         post: {
             parameters: {
@@ -19208,10 +19220,10 @@ export interface paths {
                             ingestionId: number;
                             storefrontId: number;
                             /**
-                             * @description OPEN → PLANNING (after end) → PLANNED → APPLIED; FAILED (planning gave up); DISCARDED (operator)
+                             * @description OPEN → PLANNING (after end) → PLANNED → APPLYING (in chunks; see progress) → APPLIED; FAILED (planning gave up); DISCARDED (operator)
                              * @enum {string}
                              */
-                            status: "OPEN" | "PLANNING" | "PLANNED" | "APPLIED" | "FAILED" | "DISCARDED";
+                            status: "OPEN" | "PLANNING" | "PLANNED" | "APPLYING" | "APPLIED" | "FAILED" | "DISCARDED";
                             expectedNumListings: number;
                             actualNumListings: number | null;
                             /** @description distinct listing ids received */
@@ -19229,6 +19241,12 @@ export interface paths {
                                 variantsSkipped: number;
                                 productsToCreate: number;
                                 conflicts: number;
+                            } | null;
+                            progress: {
+                                /** @description channel listings applied so far */
+                                applied: number;
+                                /** @description channel listings to apply (those received) */
+                                total: number;
                             } | null;
                             /**
                              * Format: date-time
@@ -19269,7 +19287,7 @@ export interface paths {
                                     }[];
                                     conflicts: {
                                         /** @enum {string} */
-                                        type: "SKU_LISTED_ELSEWHERE" | "DUPLICATE_SKU_IN_INGESTION" | "NO_VARIANTS_LEFT" | "COUNT_MISMATCH" | "EXPECTED_COUNT_MISMATCH";
+                                        type: "SKU_LISTED_ELSEWHERE" | "DUPLICATE_SKU_IN_INGESTION" | "NO_VARIANTS_LEFT" | "COUNT_MISMATCH" | "EXPECTED_COUNT_MISMATCH" | "APPLY_REFUSED";
                                         sku?: string;
                                         /** @description the ingestion listing id */
                                         externalId?: string;
@@ -19279,7 +19297,116 @@ export interface paths {
                                 /** @description every conflict: the session's (counts) first, then each listing's */
                                 conflicts: {
                                     /** @enum {string} */
-                                    type: "SKU_LISTED_ELSEWHERE" | "DUPLICATE_SKU_IN_INGESTION" | "NO_VARIANTS_LEFT" | "COUNT_MISMATCH" | "EXPECTED_COUNT_MISMATCH";
+                                    type: "SKU_LISTED_ELSEWHERE" | "DUPLICATE_SKU_IN_INGESTION" | "NO_VARIANTS_LEFT" | "COUNT_MISMATCH" | "EXPECTED_COUNT_MISMATCH" | "APPLY_REFUSED";
+                                    sku?: string;
+                                    /** @description the ingestion listing id */
+                                    externalId?: string;
+                                    message: string;
+                                }[];
+                                summary: {
+                                    listings: number;
+                                    listingsToCreate: number;
+                                    listingsToUpdate: number;
+                                    listingsSkipped: number;
+                                    variants: number;
+                                    variantsToAdd: number;
+                                    variantsToAttach: number;
+                                    variantsSkipped: number;
+                                    productsToCreate: number;
+                                    conflicts: number;
+                                };
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ingestionId: number;
+                            storefrontId: number;
+                            /**
+                             * @description OPEN → PLANNING (after end) → PLANNED → APPLYING (in chunks; see progress) → APPLIED; FAILED (planning gave up); DISCARDED (operator)
+                             * @enum {string}
+                             */
+                            status: "OPEN" | "PLANNING" | "PLANNED" | "APPLYING" | "APPLIED" | "FAILED" | "DISCARDED";
+                            expectedNumListings: number;
+                            actualNumListings: number | null;
+                            /** @description distinct listing ids received */
+                            receivedCount: number;
+                            autoApplyIngestionPlan: boolean;
+                            error: string | null;
+                            summary: {
+                                listings: number;
+                                listingsToCreate: number;
+                                listingsToUpdate: number;
+                                listingsSkipped: number;
+                                variants: number;
+                                variantsToAdd: number;
+                                variantsToAttach: number;
+                                variantsSkipped: number;
+                                productsToCreate: number;
+                                conflicts: number;
+                            } | null;
+                            progress: {
+                                /** @description channel listings applied so far */
+                                applied: number;
+                                /** @description channel listings to apply (those received) */
+                                total: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T22:13:08.123Z
+                             */
+                            begunAt: string;
+                            endedAt: string | null;
+                            plannedAt: string | null;
+                            appliedAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T22:13:08.123Z
+                             */
+                            updatedAt: string;
+                            plan: {
+                                listings: {
+                                    /** @description the ingestion listing id (= the listing SKU) */
+                                    externalId: string;
+                                    /**
+                                     * @description UPDATE: a listing with this SKU exists on the storefront; SKIP: nothing left to create (see conflicts)
+                                     * @enum {string}
+                                     */
+                                    action: "CREATE" | "UPDATE" | "SKIP";
+                                    listingId: number | null;
+                                    /** @description the variants applied; skipped ones appear only in conflicts */
+                                    variants: {
+                                        sku: string;
+                                        /**
+                                         * @description MATCH: the catalog product with this SKU is used; CREATE_PRODUCT: one is created
+                                         * @enum {string}
+                                         */
+                                        action: "MATCH" | "CREATE_PRODUCT";
+                                        productExists: boolean;
+                                        /** @description already a variant of the listing updated: only its channel id is set */
+                                        onListing: boolean;
+                                        /** @description the channel id the variant gets (its SKU) */
+                                        channelId: string;
+                                    }[];
+                                    conflicts: {
+                                        /** @enum {string} */
+                                        type: "SKU_LISTED_ELSEWHERE" | "DUPLICATE_SKU_IN_INGESTION" | "NO_VARIANTS_LEFT" | "COUNT_MISMATCH" | "EXPECTED_COUNT_MISMATCH" | "APPLY_REFUSED";
+                                        sku?: string;
+                                        /** @description the ingestion listing id */
+                                        externalId?: string;
+                                        message: string;
+                                    }[];
+                                }[];
+                                /** @description every conflict: the session's (counts) first, then each listing's */
+                                conflicts: {
+                                    /** @enum {string} */
+                                    type: "SKU_LISTED_ELSEWHERE" | "DUPLICATE_SKU_IN_INGESTION" | "NO_VARIANTS_LEFT" | "COUNT_MISMATCH" | "EXPECTED_COUNT_MISMATCH" | "APPLY_REFUSED";
                                     sku?: string;
                                     /** @description the ingestion listing id */
                                     externalId?: string;
@@ -19328,7 +19455,7 @@ export interface paths {
                         "application/json": components["schemas"]["V1Error"];
                     };
                 };
-                /** @description the ingestion is not PLANNED (already applied, open, planning or discarded) */
+                /** @description the ingestion is not PLANNED (already applying or applied, open, planning or discarded) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -19406,10 +19533,10 @@ export interface paths {
                             ingestionId: number;
                             storefrontId: number;
                             /**
-                             * @description OPEN → PLANNING (after end) → PLANNED → APPLIED; FAILED (planning gave up); DISCARDED (operator)
+                             * @description OPEN → PLANNING (after end) → PLANNED → APPLYING (in chunks; see progress) → APPLIED; FAILED (planning gave up); DISCARDED (operator)
                              * @enum {string}
                              */
-                            status: "OPEN" | "PLANNING" | "PLANNED" | "APPLIED" | "FAILED" | "DISCARDED";
+                            status: "OPEN" | "PLANNING" | "PLANNED" | "APPLYING" | "APPLIED" | "FAILED" | "DISCARDED";
                             expectedNumListings: number;
                             actualNumListings: number | null;
                             /** @description distinct listing ids received */
@@ -19427,6 +19554,12 @@ export interface paths {
                                 variantsSkipped: number;
                                 productsToCreate: number;
                                 conflicts: number;
+                            } | null;
+                            progress: {
+                                /** @description channel listings applied so far */
+                                applied: number;
+                                /** @description channel listings to apply (those received) */
+                                total: number;
                             } | null;
                             /**
                              * Format: date-time
@@ -19467,7 +19600,7 @@ export interface paths {
                                     }[];
                                     conflicts: {
                                         /** @enum {string} */
-                                        type: "SKU_LISTED_ELSEWHERE" | "DUPLICATE_SKU_IN_INGESTION" | "NO_VARIANTS_LEFT" | "COUNT_MISMATCH" | "EXPECTED_COUNT_MISMATCH";
+                                        type: "SKU_LISTED_ELSEWHERE" | "DUPLICATE_SKU_IN_INGESTION" | "NO_VARIANTS_LEFT" | "COUNT_MISMATCH" | "EXPECTED_COUNT_MISMATCH" | "APPLY_REFUSED";
                                         sku?: string;
                                         /** @description the ingestion listing id */
                                         externalId?: string;
@@ -19477,7 +19610,7 @@ export interface paths {
                                 /** @description every conflict: the session's (counts) first, then each listing's */
                                 conflicts: {
                                     /** @enum {string} */
-                                    type: "SKU_LISTED_ELSEWHERE" | "DUPLICATE_SKU_IN_INGESTION" | "NO_VARIANTS_LEFT" | "COUNT_MISMATCH" | "EXPECTED_COUNT_MISMATCH";
+                                    type: "SKU_LISTED_ELSEWHERE" | "DUPLICATE_SKU_IN_INGESTION" | "NO_VARIANTS_LEFT" | "COUNT_MISMATCH" | "EXPECTED_COUNT_MISMATCH" | "APPLY_REFUSED";
                                     sku?: string;
                                     /** @description the ingestion listing id */
                                     externalId?: string;

@@ -6,10 +6,27 @@ import { CsrfField, Layout, type PageContext } from './layout.js';
 import { pageContext, sendHtml } from './render.js';
 import { SESSION_COOKIE, clearSessionCookie, flash, setSessionCookie } from './session.js';
 
-/** Only a path inside the console may follow sign-in (no open redirect to another site). */
+/** Longest `next` kept: the sign-in redirect builds it from a console URL, which is far shorter in practice. */
+const MAX_NEXT_LENGTH = 2048;
+
+/**
+ * Only a path inside the console may follow sign-in (no open redirect to another site). It becomes a
+ * Location header and a hidden field, so it must also be plain printable ASCII (a browser sends URLs
+ * percent-encoded): a control character or a non-Latin-1 one would make the redirect throw (a 500), CR/LF
+ * would split the header. Anything else, or anything over MAX_NEXT_LENGTH, falls back to /console.
+ */
 export function safeNext(next: unknown): string {
-  if (typeof next !== 'string' || !next.startsWith('/console') || next.startsWith('//') || next.includes('\\')) return '/console';
-  return next.startsWith('/console/login') ? '/console' : next;
+  if (typeof next !== 'string' || next.length > MAX_NEXT_LENGTH || !/^\/console(?:[/?#]|$)/.test(next) || /[^\x21-\x7e]|\\/.test(next)) return '/console';
+  // Dot segments ("/console/../v1", "/console/%2e%2e/v1") leave the console once the browser resolves them.
+  let path: string;
+  try {
+    const resolved = new URL(next, 'http://console.invalid');
+    path = resolved.host === 'console.invalid' ? resolved.pathname : '';
+  } catch {
+    return '/console';
+  }
+  if (!/^\/console(?:\/|$)/.test(path) || path.startsWith('/console/login')) return '/console';
+  return next;
 }
 
 interface LoginProps {

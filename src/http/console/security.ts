@@ -70,13 +70,21 @@ export function registerConsoleSecurity(scope: FastifyInstance, deps: Deps): voi
   });
 }
 
-function setSecurityHeaders(reply: FastifyReply): void {
-  reply.header('Content-Security-Policy', CSP);
-  reply.header('X-Content-Type-Options', 'nosniff');
-  reply.header('X-Frame-Options', 'DENY');
-  reply.header('Referrer-Policy', 'same-origin');
-  reply.header('Cross-Origin-Opener-Policy', 'same-origin');
-  reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
+/**
+ * The headers of every console answer. The error pages set them too: a request refused before this scope's
+ * hooks ran (a URL that does not decode, a body over the limit, one the HTTP parser refused) still gets them.
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
+};
+
+export function setSecurityHeaders(reply: FastifyReply): void {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
 }
 
 function submittedToken(request: FastifyRequest): string {

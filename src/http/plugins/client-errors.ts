@@ -39,8 +39,20 @@ function appErrorFor(error: ParserError, line: string | null): AppError {
   }
 }
 
-/** Fastify's clientErrorHandler: writes one whole HTTP response and closes the connection. */
-export function clientErrorHandlerFor(log: FastifyBaseLogger): (error: ParserError, socket: Socket) => void {
+/** A page to answer with instead of the JSON error body (the console's targets). */
+export interface ParserErrorPage {
+  headers: Readonly<Record<string, string>>;
+  contentType: string;
+  body: string | Promise<string>;
+}
+
+export type ParserErrorPageFor = (target: string, appError: AppError, requestId: string) => ParserErrorPage | null;
+
+/**
+ * Fastify's clientErrorHandler: writes one whole HTTP response and closes the connection. `pageFor` may
+ * claim the request's target for a page of its own (the console answers HTML with its security headers).
+ */
+export function clientErrorHandlerFor(log: FastifyBaseLogger, pageFor: ParserErrorPageFor = () => null): (error: ParserError, socket: Socket) => void {
   return (error, socket) => {
     // A reset connection has nobody to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -52,14 +64,28 @@ export function clientErrorHandlerFor(log: FastifyBaseLogger): (error: ParserErr
       socket.destroy();
       return;
     }
-    const json = JSON.stringify(errorBody(errorStyleFor(target), appError, requestId));
-    socket.end(
-      `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status] ?? 'Error'}\r\n` +
-        'Content-Type: application/json; charset=utf-8\r\n' +
-        `Content-Length: ${Buffer.byteLength(json)}\r\n` +
-        `X-Request-Id: ${requestId}\r\n` +
-        'Connection: close\r\n\r\n' +
-        json,
+    const page = pageFor(target, appError, requestId);
+    if (!page) {
+      writeResponse(socket, appError.status, 'application/json; charset=utf-8', {}, requestId, JSON.stringify(errorBody(errorStyleFor(target), appError, requestId)));
+      return;
+    }
+    void Promise.resolve(page.body).then(
+      (body) => writeResponse(socket, appError.status, page.contentType, page.headers, requestId, body),
+      () => socket.destroy(),
     );
   };
+}
+
+function writeResponse(socket: Socket, status: number, contentType: string, headers: Readonly<Record<string, string>>, requestId: string, body: string): void {
+  if (socket.destroyed) return;
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+      `Content-Type: ${contentType}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      extra +
+      `X-Request-Id: ${requestId}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
 }

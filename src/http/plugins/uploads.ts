@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
@@ -6,6 +7,7 @@ import { AppError, invalidArgument, invalidField } from '../../domain/errors.js'
 import { NotUtf8Error, Utf8Decoder } from '../../domain/reports/csv/utf8.js';
 import { FileTooLargeError, type StoredFile } from '../../lib/file-store/index.js';
 import type { App } from '../types.js';
+import { bodyLimitOf, tooLarge } from './body-limits.js';
 
 /** Form fields of one upload (besides the file): few and short. */
 const MAX_FIELDS = 40;
@@ -28,7 +30,7 @@ declare module 'fastify' {
 /**
  * multipart/form-data for report and validation uploads (resolutions §0: up to UPLOAD_BODY_LIMIT_MB). The
  * file part streams into the file store as it arrives (never held whole in memory); a file over the limit
- * is a 413 and nothing of it is kept.
+ * is a 413 and nothing of it is kept. A body declared too large never gets here (body-limits.ts).
  */
 export async function registerUploads(app: App, deps: Deps): Promise<void> {
   await app.register(multipart, {
@@ -68,9 +70,25 @@ export function deleteUnadoptedUpload(deps: Pick<Deps, 'files'>) {
   };
 }
 
-/** The 413 of an upload over UPLOAD_BODY_LIMIT_MB (also used by routes that take a raw CSV body). */
-export const tooLarge = (limit: number) =>
-  new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the service accepts (${Math.floor(limit / (1024 * 1024))} MiB)`);
+/**
+ * Refuses a body sent without Content-Length once more than `maxBytes` of it arrived: the request stops
+ * being read and fails with the 413 (the multipart reader gives up on an 'error' of its request). The
+ * file part is held to its own limit by the file store; this also bounds what surrounds it. Returns the
+ * function that stops counting.
+ */
+function cutAtLimit(raw: IncomingMessage, maxBytes: number, error: () => AppError): () => void {
+  let received = 0;
+  const count = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received <= maxBytes) return;
+    raw.off('data', count);
+    raw.unpipe();
+    raw.pause();
+    raw.emit('error', error());
+  };
+  raw.on('data', count);
+  return () => raw.off('data', count);
+}
 
 /**
  * Reads a multipart request: its fields, and the part named `fileField` stored for the account (held for
@@ -81,8 +99,15 @@ export async function readUpload(request: FastifyRequest, deps: Deps, accountId:
   const fields: Record<string, string> = {};
   let file: Upload['file'] = null;
   const limit = deps.config.uploadBodyLimitBytes;
+  let stopCounting = () => {};
   try {
-    for await (const part of request.parts()) {
+    const parts = request.parts()[Symbol.asyncIterator]();
+    // The first step sets the multipart reader up (it pipes the request into it): bytes counted before
+    // that would be bytes it never sees.
+    const first = parts.next();
+    if (request.headers['content-length'] === undefined) stopCounting = cutAtLimit(request.raw, bodyLimitOf(request, deps), () => tooLarge(limit));
+    for (let step = await first; step.done !== true; step = await parts.next()) {
+      const part = step.value;
       if (part.type === 'field') {
         if (part.fieldnameTruncated || part.valueTruncated) throw invalidField(part.fieldname, `is longer than ${MAX_FIELD_BYTES} bytes`);
         fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
@@ -118,6 +143,8 @@ export async function readUpload(request: FastifyRequest, deps: Deps, accountId:
       throw invalidArgument(`the multipart/form-data body cannot be read: ${(error as Error).message}`);
     }
     throw error;
+  } finally {
+    stopCounting();
   }
   request.uploadDigest = file?.sha256 ?? null;
   if (file) holdUpload(request, file);

@@ -4,13 +4,28 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { DbHandle } from '../../db/connect.js';
+import { nextTurn } from '../next-turn.js';
 import { ensurePrivateDir } from '../private-files.js';
+import { TurnBudget } from '../turn-budget.js';
 import { FileTooLargeError, type FileMeta, type FileStore, type StoredFile, type WriteOptions } from './types.js';
 
 export * from './types.js';
 
 /** Bytes per database chunk: large enough that a 200 MiB upload is 400 rows, small enough to never matter in memory. */
 export const CHUNK_BYTES = 512 * 1024;
+/** Chunks one DELETE removes (4 MiB): a few milliseconds of SQLite's time each. */
+const DELETE_BATCH_CHUNKS = 8;
+/**
+ * Bytes a database writer appends to the SQLite WAL before it waits for a checkpoint: 16 MiB is 4,096
+ * pages, well under the backstop (WAL_BACKSTOP_PAGES, whose checkpoint would run on the event loop).
+ */
+const WAL_BURST_BYTES = 16 * 1024 * 1024;
+/**
+ * A source whose bytes are already buffered is read in one stretch of promise callbacks, with the caller's
+ * per-byte work (the upload's UTF-8 check and digest) inside it: the writer gives the event loop a turn
+ * once a stretch has run this long.
+ */
+const TURN_BUDGET_MS = 5;
 
 type FileRow = { id: number; account_id: number; name: string; content_type: string; byte_size: number; created_at: string; storage: string };
 
@@ -41,35 +56,66 @@ export function createFileStore(handle: DbHandle, dir: string | null, now: () =>
       await rm(target, { force: true });
       // An upload whose process died mid-write left only its partial file (the retention sweep's case).
       await rm(`${target}.partial`, { force: true });
+      return;
     }
-    else await db.deleteFrom('stored_file_chunks').where('file_id', '=', row.id).execute();
+    // A few chunks per statement, the event loop free in between: on SQLite one DELETE of a 200 MiB file's
+    // 400 chunks ran a quarter of a second on the loop.
+    const last = await db
+      .selectFrom('stored_file_chunks')
+      .select((eb) => eb.fn.max('seq').as('last'))
+      .where('file_id', '=', row.id)
+      .executeTakeFirst();
+    const top = last?.last ?? null;
+    if (top === null) return;
+    for (let from = 0; from <= Number(top); from += DELETE_BATCH_CHUNKS) {
+      await db.deleteFrom('stored_file_chunks').where('file_id', '=', row.id).where('seq', '>=', from).where('seq', '<', from + DELETE_BATCH_CHUNKS).execute();
+      await nextTurn();
+    }
   }
 
-  /** Consumes the source into database chunks; returns [bytes, chunks]. */
+  /**
+   * Consumes the source into database chunks; returns [bytes, chunks]. The bytes are copied into one chunk
+   * buffer, reused (the drivers copy a bound value before the INSERT resolves): a 200 MiB upload allocates
+   * nothing per chunk for the garbage collector to catch up with. Every chunk is one INSERT, after which
+   * the event loop gets a turn (on SQLite each INSERT runs on the loop); every WAL_BURST_BYTES the writer
+   * waits for a checkpoint instead (DbHandle.walCheckpoint).
+   */
   async function writeChunks(fileId: number, source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<[number, number]> {
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let filled = 0;
     let total = 0;
     let seq = 0;
-    const flush = async (all: boolean) => {
-      while (pendingBytes >= CHUNK_BYTES || (all && pendingBytes > 0)) {
-        const joined = Buffer.concat(pending);
-        const data = joined.subarray(0, Math.min(CHUNK_BYTES, joined.length));
-        const rest = joined.subarray(data.length);
-        await db.insertInto('stored_file_chunks').values({ file_id: fileId, seq, data: Buffer.from(data) }).execute();
-        seq++;
-        pending = rest.length > 0 ? [Buffer.from(rest)] : [];
-        pendingBytes = rest.length;
+    let sinceCheckpoint = 0;
+    const budget = new TurnBudget(TURN_BUDGET_MS);
+    const insert = async (data: Buffer) => {
+      await db.insertInto('stored_file_chunks').values({ file_id: fileId, seq, data }).execute();
+      seq++;
+      sinceCheckpoint += data.length;
+      if (handle.walCheckpoint && sinceCheckpoint >= WAL_BURST_BYTES) {
+        sinceCheckpoint = 0;
+        await handle.walCheckpoint();
+      } else {
+        await nextTurn();
       }
     };
     for await (const piece of source) {
       total += piece.length;
       if (total > maxBytes) throw new FileTooLargeError(maxBytes);
-      pending.push(Buffer.from(piece));
-      pendingBytes += piece.length;
-      if (pendingBytes >= CHUNK_BYTES) await flush(false);
+      let inserted = false;
+      for (let offset = 0; offset < piece.length; ) {
+        const take = Math.min(CHUNK_BYTES - filled, piece.length - offset);
+        chunk.set(piece.subarray(offset, offset + take), filled);
+        filled += take;
+        offset += take;
+        if (filled === CHUNK_BYTES) {
+          await insert(chunk);
+          filled = 0;
+          inserted = true;
+        }
+      }
+      if (!inserted) await budget.pause();
     }
-    await flush(true);
+    if (filled > 0) await insert(chunk.subarray(0, filled));
     return [total, seq];
   }
 
@@ -81,10 +127,12 @@ export function createFileStore(handle: DbHandle, dir: string | null, now: () =>
     const out = createWriteStream(temp, { mode: 0o600 });
     let total = 0;
     try {
+      const budget = new TurnBudget(TURN_BUDGET_MS);
       for await (const piece of source) {
         total += piece.length;
         if (total > maxBytes) throw new FileTooLargeError(maxBytes);
         if (!out.write(piece)) await new Promise<void>((resolve) => out.once('drain', resolve));
+        else await budget.pause();
       }
       out.end();
       await finished(out);

@@ -15,7 +15,7 @@ import {
   ValidationCreateQuery,
   ValidationCsvBody,
 } from '../../schemas/import-validation.js';
-import { REPORT_ROUTE_CONFIG } from '../reports/route-config.js';
+import { UPLOAD_ROUTE_CONFIG } from '../reports/route-config.js';
 import { CsvBodyStream, registerCsvBodyParser, storeCsvBody } from './csv-body.js';
 import { VALIDATION_TAGS } from './tags.js';
 
@@ -28,11 +28,11 @@ const definitions = new WeakMap<FastifyRequest, ImportDefinition>();
  */
 export async function registerCreateValidation(app: App, deps: Deps): Promise<void> {
   await app.register(async (scope: App) => {
-    registerCsvBodyParser(scope, deps);
+    registerCsvBodyParser(scope);
     scope.post(
       '/v1/import/validation/:importDefinitionId',
       {
-        config: REPORT_ROUTE_CONFIG,
+        config: UPLOAD_ROUTE_CONFIG,
         // The definition is checked before the body is read (a 404 template never costs an upload); then
         // the file streams into the file store.
         preValidation: async (request) => {
@@ -61,9 +61,10 @@ export async function registerCreateValidation(app: App, deps: Deps): Promise<vo
             'queues the validation of every line; poll GET /v1/import/validation/results/{import_validation_id}. Lines ' +
             'are judged by the same code the import runs, against the account\'s data at that time; the query options ' +
             'are the import\'s (createNewProducts, overwriteWithBlank, insertOnly, delimiter). An unknown type, an ' +
-            'integrationId or templateId the type does not take, FullProductData without a template, an empty file or ' +
-            'one that is not UTF-8 are 400s; an unknown custom store or template is a 404. A file that is not CSV ' +
-            'further down is accepted: its validation reports where (group "file").',
+            'integrationId or templateId the type does not take, FullProductData without a template, an empty file, ' +
+            'one that is not UTF-8 or one that is not CSV within the header and first 10 rows (the message names the line) ' +
+            'are 400s; an unknown custom store or template is a 404. A file that is not CSV further down is accepted: ' +
+            'its validation reports where (group "file").',
           params: ValidationCreateParams,
           querystring: ValidationCreateQuery,
           consumes: ['text/csv', 'multipart/form-data'],

@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../../deps.js';
 import { FileTooLargeError, type StoredFile } from '../../../lib/file-store/index.js';
-import { checkedUtf8, holdUpload, tooLarge } from '../../plugins/uploads.js';
+import { tooLarge } from '../../plugins/body-limits.js';
+import { checkedUtf8, holdUpload } from '../../plugins/uploads.js';
 import type { App } from '../../types.js';
 
 /** The raw body of a text/csv request, handed to the route unread. */
@@ -14,19 +15,11 @@ export class CsvBodyStream {
 /**
  * text/csv bodies for the routes of this (encapsulated) context: the parser hands the request stream to
  * the route as it is, so a 200 MiB file is never buffered; the route streams it into the file store. A
- * Content-Length over UPLOAD_BODY_LIMIT_MB is refused (413) before a byte is read; a chunked body is cut
- * off at the limit while it streams.
+ * Content-Length over UPLOAD_BODY_LIMIT_MB was refused (413) as the request arrived, before this parser
+ * (src/http/plugins/uploads.ts); a body without one is cut off at the limit while it streams.
  */
-export function registerCsvBodyParser(scope: App, deps: Deps): void {
-  scope.addContentTypeParser('text/csv', (request, payload, done) => {
-    const limit = deps.config.uploadBodyLimitBytes;
-    const length = Number(request.headers['content-length'] ?? Number.NaN);
-    if (Number.isFinite(length) && length > limit) {
-      done(tooLarge(limit));
-      return;
-    }
-    done(null, new CsvBodyStream(payload));
-  });
+export function registerCsvBodyParser(scope: App): void {
+  scope.addContentTypeParser('text/csv', (_request, payload, done) => done(null, new CsvBodyStream(payload)));
 }
 
 /**

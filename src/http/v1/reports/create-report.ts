@@ -10,14 +10,14 @@ import { adoptUpload, deleteUnadoptedUpload, heldUpload, readUpload } from '../.
 import { v1Responses } from '../../schemas/common.js';
 import { Report, ReportCreateBody, ReportCreateForm } from '../../schemas/reports.js';
 import type { ReportCreateBody as ReportCreateFields } from '../../schemas/reports.js';
-import { REPORT_ROUTE_CONFIG, REPORT_TAGS } from './route-config.js';
+import { REPORT_TAGS, UPLOAD_ROUTE_CONFIG } from './route-config.js';
 import { formFields } from './form-fields.js';
 
 export function registerCreateReport(app: App, deps: Deps) {
   app.post(
     '/v1/report',
     {
-      config: REPORT_ROUTE_CONFIG,
+      config: UPLOAD_ROUTE_CONFIG,
       preValidation: async (request) => {
         // Every field is optional (document 9): no body at all is an export with the defaults.
         if (!request.isMultipart()) {

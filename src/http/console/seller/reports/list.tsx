@@ -93,7 +93,7 @@ export function registerReportListPages(scope: FastifyInstance, deps: Deps): voi
     });
   });
 
-  scope.post('/reports/import', { schema: { hide: true }, onResponse: deleteUnadoptedUpload(deps) }, async (request, reply) => {
+  scope.post('/reports/import', { schema: { hide: true }, config: { upload: true }, onResponse: deleteUnadoptedUpload(deps) }, async (request, reply) => {
     const user = sellerOf(request, reply);
     if (!user) return reply;
     return createAction(deps, request, reply, '/console/reports', async () => {

@@ -85,7 +85,7 @@ export function registerValidationPages(scope: FastifyInstance, deps: Deps): voi
     );
   });
 
-  scope.post('/reports/validation', { schema: { hide: true }, onResponse: deleteUnadoptedUpload(deps) }, async (request, reply) => {
+  scope.post('/reports/validation', { schema: { hide: true }, config: { upload: true }, onResponse: deleteUnadoptedUpload(deps) }, async (request, reply) => {
     const user = sellerOf(request, reply);
     if (!user) return reply;
     return createAction(deps, request, reply, '/console/reports/validation', async () => {
