@@ -1,5 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { buildApp } from '../../src/app.js';
+import { createDeps, createLogger, type Deps } from '../../src/deps.js';
+import type { App } from '../../src/http/types.js';
+import { ADMIN_TOKEN, createSchemaAndMigrate, testConfig, withSchemaLock } from './app.js';
+import { seedAccount, type SeededAccount } from './fixtures.js';
 
 /**
  * A real worker process (`src/main.ts worker`) for crash tests: with `crashAfterChunks`, the test-only
@@ -57,4 +66,61 @@ export async function waitFor<T>(what: string, ms: number, check: () => Promise<
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/** The service a crash test's worker processes share: the test's own app on the same database, and their env. */
+export interface CrashTestService {
+  deps: Deps;
+  app: App;
+  seed: SeededAccount;
+  /** The worker processes' environment (DATA_DIR or DATABASE_URL reaching the same database). */
+  env: NodeJS.ProcessEnv;
+  /** Starts a worker process that the cleanup kills if the test left it running. */
+  startWorker(args: string[], crash: { afterChunks: number; chunkStatement?: string } | null): WorkerProcess;
+  close(): Promise<void>;
+}
+
+/**
+ * Sets up a crash test's database: SQLite in a temporary DATA_DIR, or a fresh schema on TEST_DATABASE_URL in
+ * the PostgreSQL run (the children reach it through the URL's search_path option), with a seeded account.
+ */
+export async function crashTestService(name: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<CrashTestService> {
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  const schema = `t_${name}_${randomBytes(5).toString('hex')}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), `${name}-`));
+  const databaseUrl = pgUrl ? `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}` : null;
+  const deps = createDeps(testConfig({ dataDir, databaseUrl, pgPoolSize: 4 }), { log: createLogger({ logLevel: 'silent' }), rateLimiter: null });
+  await createSchemaAndMigrate(pgUrl, schema, deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+  const app = await buildApp(deps);
+  const seed = await seedAccount({ app, deps, close: async () => {} });
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATA_DIR: dataDir,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ADMIN_TOKEN,
+    SERVER_SECRET: `${name}-crash-test-server-secret-0123456789abcdef`,
+    RATE_LIMIT_RPS: '0',
+    LOG_LEVEL: 'silent',
+    ...extraEnv,
+  };
+  const running: ChildProcess[] = [];
+  return {
+    deps,
+    app,
+    seed,
+    env,
+    startWorker(args, crash) {
+      const worker = startWorkerProcess(env, args, crash);
+      running.push(worker.child);
+      return worker;
+    },
+    async close() {
+      for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await app.close();
+      await deps.db.close();
+      if (pgUrl) await withSchemaLock(pgUrl, 'exclusive', async (admin) => void (await admin.query(`drop schema if exists ${schema} cascade`)));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Kysely } from 'kysely';
-import { buildApp } from '../../src/app.js';
 import { APPLY_INGESTION_JOB } from '../../src/domain/listings/ingestion-apply.js';
-import { createDeps, createLogger, type Deps } from '../../src/deps.js';
+import type { Deps } from '../../src/deps.js';
 import type { App } from '../../src/http/types.js';
-import { ADMIN_TOKEN, createSchemaAndMigrate, testConfig, withSchemaLock } from '../helpers/app.js';
-import { bearer, seedAccount, type SeededAccount } from '../helpers/fixtures.js';
-import { exitWithin, startWorkerProcess, waitFor } from '../helpers/worker-process.js';
+import { ADMIN_TOKEN } from '../helpers/app.js';
+import { bearer, type SeededAccount } from '../helpers/fixtures.js';
+import { crashTestService, exitWithin, waitFor, type CrashTestService } from '../helpers/worker-process.js';
 
 /**
  * An automatically applied ingestion whose worker is killed with SIGKILL mid-apply is taken over by a new
@@ -22,48 +15,22 @@ import { exitWithin, startWorkerProcess, waitFor } from '../helpers/worker-proce
  * right after its third apply chunk commits. SQLite in a temporary DATA_DIR, or a fresh schema on
  * TEST_DATABASE_URL in the PostgreSQL run.
  */
-const SERVER_SECRET = 'ingestion-crash-server-secret-0123456789abcdef';
 const LISTINGS = 80;
 const CRASH_AFTER_CHUNKS = 3;
 const LEASE_SECONDS = 4;
 
 describe('ingestion apply: a worker killed mid-apply is taken over and resumes exactly', { timeout: 300_000 }, () => {
-  const pgUrl = process.env.TEST_DATABASE_URL;
-  const schema = `t_ingcrash_${randomBytes(5).toString('hex')}`;
-  let dataDir: string;
-  let env: NodeJS.ProcessEnv;
+  let service: CrashTestService;
   let deps: Deps;
   let app: App;
   let seed: SeededAccount;
-  const running: ChildProcess[] = [];
 
   before(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'ingestion-crash-'));
-    const databaseUrl = pgUrl ? `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}` : null;
-    const config = testConfig({ dataDir, databaseUrl, pgPoolSize: 4 });
-    deps = createDeps(config, { log: createLogger({ logLevel: 'silent' }), rateLimiter: null });
-    await createSchemaAndMigrate(pgUrl, schema, deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
-    app = await buildApp(deps);
-    seed = await seedAccount({ app, deps, close: async () => {} });
-    env = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATA_DIR: dataDir,
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      ADMIN_TOKEN,
-      SERVER_SECRET,
-      RATE_LIMIT_RPS: '0',
-      LOG_LEVEL: 'silent',
-      JOB_LEASE_SECONDS: String(LEASE_SECONDS),
-    };
+    service = await crashTestService('ingcrash', { JOB_LEASE_SECONDS: String(LEASE_SECONDS) });
+    ({ deps, app, seed } = service);
   });
-
   after(async () => {
-    for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await app?.close();
-    await deps?.db.close();
-    if (pgUrl) await withSchemaLock(pgUrl, 'exclusive', async (admin) => void (await admin.query(`drop schema if exists ${schema} cascade`)));
-    rmSync(dataDir, { recursive: true, force: true });
+    await service?.close();
   });
 
   const push = async (step: string, payload: object) => {
@@ -87,8 +54,7 @@ describe('ingestion apply: a worker killed mid-apply is taken over and resumes e
 
     // 1. The worker plans, starts applying, and dies right after its third apply chunk commits.
     const statement = '^update "ingestion_sessions" set "apply_after_id"';
-    const crashing = startWorkerProcess(env, [], { afterChunks: CRASH_AFTER_CHUNKS, chunkStatement: statement });
-    running.push(crashing.child);
+    const crashing = service.startWorker([], { afterChunks: CRASH_AFTER_CHUNKS, chunkStatement: statement });
     const crash = await exitWithin(crashing, 120_000);
     assert.equal(crash.signal, 'SIGKILL', crash.output);
     assert.match(crash.output, /SIGKILL after chunk commit 3/);
@@ -108,8 +74,7 @@ describe('ingestion apply: a worker killed mid-apply is taken over and resumes e
 
     // 2. A new worker starts at once; it takes the job over when the lease runs out, within 30 s.
     const restartedAt = Date.now();
-    const resumed = startWorkerProcess(env, [], null);
-    running.push(resumed.child);
+    const resumed = service.startWorker([], null);
     await waitFor('the apply job to be taken over', 30_000, async () => {
       const row = await deps.db.db.selectFrom('jobs').select('attempts').where('id', '=', job.id).executeTakeFirstOrThrow();
       return row.attempts >= 2 ? true : undefined;

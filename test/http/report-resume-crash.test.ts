@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Kysely } from 'kysely';
-import { buildApp } from '../../src/app.js';
 import { RUN_REPORT_JOB } from '../../src/domain/reports/model.js';
 import { FIRST_CHUNK_LINES, IMPORT_CHUNK_LINES, MIN_CHUNK_LINES } from '../../src/domain/reports/imports/chunks.js';
-import { createDeps, createLogger, type Deps } from '../../src/deps.js';
+import type { Deps } from '../../src/deps.js';
 import type { App } from '../../src/http/types.js';
-import { ADMIN_TOKEN, createSchemaAndMigrate, testConfig, withSchemaLock, type TestApp } from '../helpers/app.js';
-import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
+import type { TestApp } from '../helpers/app.js';
+import type { SeededAccount } from '../helpers/fixtures.js';
 import { postImport, type ReportJson } from '../helpers/reports.js';
-import { exitWithin, startWorkerProcess, waitFor } from '../helpers/worker-process.js';
+import { crashTestService, exitWithin, waitFor, type CrashTestService } from '../helpers/worker-process.js';
 
 /**
  * A worker killed with SIGKILL in the middle of an import resumes after its last committed chunk: no line
@@ -23,48 +16,23 @@ import { exitWithin, startWorkerProcess, waitFor } from '../helpers/worker-proce
  * test-only preload (test/fixtures/crash-after-chunks.ts) kills it right after its third chunk commit. SQLite in a
  * temporary DATA_DIR, or a fresh schema on TEST_DATABASE_URL in the PostgreSQL run.
  */
-const SERVER_SECRET = 'resume-test-server-secret-0123456789abcdef012';
 const LINES = 20_000;
 const SKUS = 7;
 const CRASH_AFTER_CHUNKS = 3;
 
 describe('report import: a worker killed mid-import resumes exactly', { timeout: 300_000 }, () => {
   const pgUrl = process.env.TEST_DATABASE_URL;
-  const schema = `t_resume_${randomBytes(5).toString('hex')}`;
-  let dataDir: string;
-  let env: NodeJS.ProcessEnv;
+  let service: CrashTestService;
   let deps: Deps;
   let app: App;
   let seed: SeededAccount;
-  const running: ChildProcess[] = [];
 
   before(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'report-resume-'));
-    // The child reaches the test schema through the URL's search_path option.
-    const databaseUrl = pgUrl ? `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}` : null;
-    const config = testConfig({ dataDir, databaseUrl, pgPoolSize: 4 });
-    deps = createDeps(config, { log: createLogger({ logLevel: 'silent' }), rateLimiter: null });
-    await createSchemaAndMigrate(pgUrl, schema, deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
-    app = await buildApp(deps);
-    seed = await seedAccount({ app, deps, close: async () => {} });
-    env = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATA_DIR: dataDir,
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      ADMIN_TOKEN,
-      SERVER_SECRET,
-      RATE_LIMIT_RPS: '0',
-      LOG_LEVEL: 'silent',
-    };
+    service = await crashTestService('resume');
+    ({ deps, app, seed } = service);
   });
-
   after(async () => {
-    for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await app?.close();
-    await deps?.db.close();
-    if (pgUrl) await withSchemaLock(pgUrl, 'exclusive', async (admin) => void (await admin.query(`drop schema if exists ${schema} cascade`)));
-    rmSync(dataDir, { recursive: true, force: true });
+    await service?.close();
   });
 
   const report = (id: number) => deps.db.db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -95,8 +63,7 @@ describe('report import: a worker killed mid-import resumes exactly', { timeout:
     const reportId = (created.json() as ReportJson).reportId;
 
     // 1. The worker dies right after its third chunk commit.
-    const crashing = startWorkerProcess(env, [], { afterChunks: CRASH_AFTER_CHUNKS });
-    running.push(crashing.child);
+    const crashing = service.startWorker([], { afterChunks: CRASH_AFTER_CHUNKS });
     const crash = await exitWithin(crashing, 120_000);
     assert.equal(crash.signal, 'SIGKILL', crash.output);
     assert.match(crash.output, /SIGKILL after chunk commit 3/);
@@ -122,8 +89,7 @@ describe('report import: a worker killed mid-import resumes exactly', { timeout:
     // 2. A new worker starts at once; it takes the job over when the dead worker's lease runs out (the default
     // JOB_LEASE_SECONDS, 20 s), so the import resumes within 30 s of the restart.
     const restartedAt = Date.now();
-    const resumed = startWorkerProcess(env, [], null);
-    running.push(resumed.child);
+    const resumed = service.startWorker([], null);
     await waitFor('the import job to be taken over', 30_000, async () => {
       const row = await deps.db.db.selectFrom('jobs').select('attempts').where('id', '=', job.id).executeTakeFirstOrThrow();
       return row.attempts >= 2 ? true : undefined;
