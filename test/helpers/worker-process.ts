@@ -68,6 +68,19 @@ export async function waitFor<T>(what: string, ms: number, check: () => Promise<
   }
 }
 
+/**
+ * Waits until job `jobId` has a second attempt (a new worker took it over from a dead one) and returns how long
+ * that took; fails after `ms`.
+ */
+export async function takenOverWithin(deps: Deps, jobId: number, ms: number): Promise<number> {
+  const started = Date.now();
+  await waitFor(`job ${jobId} to be taken over`, ms, async () => {
+    const row = await deps.db.db.selectFrom('jobs').select('attempts').where('id', '=', jobId).executeTakeFirstOrThrow();
+    return row.attempts >= 2 ? true : undefined;
+  });
+  return Date.now() - started;
+}
+
 /** The service a crash test's worker processes share: the test's own app on the same database, and their env. */
 export interface CrashTestService {
   deps: Deps;

@@ -72,6 +72,13 @@ export async function getIngestionJson(db: Db, accountId: number, ingestionId: n
   return `${summary.slice(0, -1)},"plan":${row.plan ?? 'null'}}`;
 }
 
+/** The ingestion without its plan (status, counts, summary, progress): no plan is read or parsed. */
+export async function getIngestionSummary(db: Db, accountId: number, ingestionId: number): Promise<IngestionSummaryView> {
+  const row = await db.selectFrom('ingestion_sessions').select(SESSION_STATE_COLUMNS).where('account_id', '=', accountId).where('id', '=', ingestionId).executeTakeFirst();
+  if (!row) throw notFound(`ingestion ${ingestionId} not found in this account`);
+  return toIngestionSummary(row);
+}
+
 export async function getIngestion(db: Db, accountId: number, ingestionId: number): Promise<IngestionDetailView> {
   const row = await db.selectFrom('ingestion_sessions').selectAll().where('account_id', '=', accountId).where('id', '=', ingestionId).executeTakeFirst();
   if (!row) throw notFound(`ingestion ${ingestionId} not found in this account`);

@@ -1,7 +1,7 @@
 import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
 import { applyIngestionForSeller } from '../../../domain/inventory/listing-writes.js';
-import { getIngestion, getIngestionJson } from '../../../domain/listings/ingestion-admin.js';
+import { getIngestionJson } from '../../../domain/listings/ingestion-admin.js';
 import { IngestionDetailView, IngestionParams } from '../../schemas/ingestion.js';
 import { ADMIN_ROUTE_CONFIG, adminResponses } from '../schemas.js';
 import { TAGS } from './tags.js';
@@ -31,7 +31,7 @@ export function registerApplyIngestion(app: App, deps: Deps) {
     },
     async (request, reply) => {
       const { accountId, ingestionId } = request.params;
-      await getIngestion(deps.db.db, accountId, ingestionId); // 404 before anything else
+      // An unknown ingestion (or another account's) is the 404 of startApply's own lookup.
       const applied = await applyIngestionForSeller(deps.db.db, accountId, ingestionId, () => deps.clock.now(), deps.config.ingestionApplyWaitMs);
       const json = await getIngestionJson(deps.db.db, accountId, ingestionId);
       return reply.code(applied ? 200 : 202).type('application/json; charset=utf-8').send(json);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../../deps.js';
 import { applyIngestionForSeller } from '../../../../domain/inventory/listing-writes.js';
-import { getIngestion, listIngestions, type IngestionDetailView, type IngestionSummaryView } from '../../../../domain/listings/ingestion-admin.js';
+import { getIngestion, getIngestionSummary, listIngestions, type IngestionDetailView, type IngestionSummaryView } from '../../../../domain/listings/ingestion-admin.js';
 import type { IngestionPlan } from '../../../../domain/listings/ingestion-plan.js';
 import { Badge, Pager, PostForm, Table, formAction, formatTs, type Tone } from '../../components.js';
 import { Layout, type PageContext } from '../../layout.js';
@@ -132,11 +132,11 @@ export function registerIngestionPages(scope: FastifyInstance, deps: Deps): void
     const user = sellerOf(request, reply);
     if (!user) return reply;
     const ingestionId = idParam(request.params, 'ingestionId');
-    await getIngestion(deps.db.db, user.accountId, ingestionId); // another account's: the 404 page
+    await getIngestionSummary(deps.db.db, user.accountId, ingestionId); // another account's: the 404 page
     return formAction(deps, request, reply, '/console/listings/ingestions', '', async () => {
       // The same steps as POST /admin/accounts/{id}/ingestions/{ingestionId}/apply.
       const applied = await applyIngestionForSeller(deps.db.db, user.accountId, ingestionId, () => deps.clock.now(), deps.config.ingestionApplyWaitMs);
-      const after = await getIngestion(deps.db.db, user.accountId, ingestionId);
+      const after = await getIngestionSummary(deps.db.db, user.accountId, ingestionId);
       if (!applied) {
         const { applied: done, total } = after.progress ?? { applied: 0, total: 0 };
         return `Ingestion ${ingestionId} is being applied in the background (${done} of ${total} channel listings so far); this page shows its progress.`;
