@@ -11,6 +11,7 @@
  * The histogram's timer runs on the same loop as the API and the worker, so a task that holds the loop for
  * 2 s shows as a 2,000 ms sample when the loop comes back; the answer to `read` comes after it too.
  */
+import { appendFileSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.js';
 import { serve } from '../src/server.js';
@@ -56,10 +57,21 @@ setInterval(() => {
 const TICK_MS = 10;
 let lastTick = performance.now();
 let gapMax = 0;
+/**
+ * BENCH_STALL_GAP_LOG=<file>: every gap over BENCH_STALL_GAP_LOG_MS (30) is appended as a JSON line with its end on
+ * the monotonic clock in µs, the clock of a V8 CPU profile's timestamps, so bench/stall-gaps.ts can say what ran
+ * during each stall (run with BENCH_NODE_OPTIONS=--cpu-prof).
+ */
+const gapLog = process.env.BENCH_STALL_GAP_LOG;
+const gapLogMs = Number(process.env.BENCH_STALL_GAP_LOG_MS ?? '30');
 setInterval(() => {
   const now = performance.now();
-  gapMax = Math.max(gapMax, now - lastTick - TICK_MS);
+  const gap = now - lastTick - TICK_MS;
+  gapMax = Math.max(gapMax, gap);
   lastTick = now;
+  if (gapLog !== undefined && gap > gapLogMs) {
+    appendFileSync(gapLog, `${JSON.stringify({ endUs: Number(process.hrtime.bigint() / 1000n), gapMs: Math.round(gap * 10) / 10 })}\n`);
+  }
 }, TICK_MS).unref();
 
 /**

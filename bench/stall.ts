@@ -28,6 +28,7 @@
  *
  * Knobs: BENCH_LISTINGS, BENCH_LINES, BENCH_UPLOAD_MIB, BENCH_DELIVERIES, BENCH_IDLE_SECONDS (sizes above),
  * BENCH_POLL_MS (50), BENCH_STALL_RESOLUTION_MS (10: the histogram's sampling), BENCH_SETTLE_MS (1000),
+ * BENCH_STALL_GAP_LOG (a file: the service appends each timer gap over BENCH_STALL_GAP_LOG_MS, 30, for bench/stall-gaps.ts),
  * BENCH_TIMEOUT_S (300: a phase still running then is cut off and recorded as a bound; the service is killed and
  * the next workloads run on a fresh database), BENCH_NODE_OPTIONS (flags for the service's node, e.g.
  * "--cpu-prof --cpu-prof-dir=bench/.tmp"), BENCH_DB (sqlite | postgres: bench/harness.ts), BENCH_OUTPUT (default
@@ -126,6 +127,8 @@ function serviceEnv(database: BenchDatabase): Record<string, string> {
     WORKER: 'inline',
     CALLBACKS_ALLOW_PRIVATE: 'true',
     BENCH_STALL_RESOLUTION_MS: String(RESOLUTION_MS),
+    ...(process.env.BENCH_STALL_GAP_LOG === undefined ? {} : { BENCH_STALL_GAP_LOG: path.resolve(process.env.BENCH_STALL_GAP_LOG) }),
+    ...(process.env.BENCH_STALL_GAP_LOG_MS === undefined ? {} : { BENCH_STALL_GAP_LOG_MS: process.env.BENCH_STALL_GAP_LOG_MS }),
   };
 }
 

@@ -16,6 +16,7 @@ import { registerJsonBodyParser } from './http/plugins/json-body.js';
 import { registerUploads } from './http/plugins/uploads.js';
 import { registerBodyLimits } from './http/plugins/body-limits.js';
 import { V1Error, V2Error } from './http/schemas/common.js';
+import { buildResponseSerializer } from './http/response-serializers.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { registerRoutes } from './http/routes.js';
 import { registerConsole } from './http/console/index.js';
@@ -44,6 +45,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     // The error handler renders validation problems from error.validation; Fastify's default formatter
     // would also join every problem into one message nobody reads (100,000 of them for a big bad body).
     schemaErrorFormatter: (_errors, dataVar) => new Error(`invalid ${dataVar}`),
+    // Serializers that never validate at run time (no Ajv compile on a route's first answer): see the file.
+    schemaController: { compilersFactory: { buildSerializer: buildResponseSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler());
