@@ -37,6 +37,7 @@ import { closeDeps, createDeps, type Deps } from '../src/deps.js';
 import { createAccount } from '../src/domain/accounts/accounts.js';
 import { registerApp } from '../src/domain/accounts/apps.js';
 import { installApp } from '../src/domain/accounts/installations.js';
+import { warehouseWorkPort } from '../src/domain/fulfillment/warehouse-handover.js';
 import { requestIngestion } from '../src/domain/callbacks/triggers.js';
 import { startWorker } from '../src/jobs/worker.js';
 import { envInt, machineLines, RssSampler } from './common.js';
@@ -166,7 +167,7 @@ async function main(): Promise<void> {
         { callbacksAllowPrivate: true },
       );
       sim.setSecrets([app.callbackSigningSecret]);
-      const installed = await withTx(deps.db.db, (tx) => installApp(tx, account.accountId, { appId: app.appId, storefrontName: 'Bench shop' }, now));
+      const installed = await withTx(deps.db.db, (tx) => installApp(tx, account.accountId, { appId: app.appId, storefrontName: 'Bench shop' }, now, warehouseWorkPort));
       const setup: Setup = { deps, sim, accountId: account.accountId, storefrontId: installed.storefrontId!, committed: new Map(), arrived };
       rss.markRuns();
       for (const name of selected) {

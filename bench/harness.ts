@@ -8,6 +8,7 @@ import { withTx } from '../src/db/tx.js';
 import { closeDeps, createDeps, type Deps } from '../src/deps.js';
 import { registerApp } from '../src/domain/accounts/apps.js';
 import { installApp } from '../src/domain/accounts/installations.js';
+import { warehouseWorkPort } from '../src/domain/fulfillment/warehouse-handover.js';
 import type { AppKind, Scope } from '../src/domain/accounts/principal.js';
 import { load, median, RssSampler, type RssSummary } from './common.js';
 import { headingSuffix, withBenchDatabase, type BenchDatabase } from './database.js';
@@ -52,7 +53,7 @@ export async function installPartner(
   const redirectUri = 'https://partner.example/oauth/callback';
   const creds = await registerApp(deps.db.db, deps.signer, { name: options.name, contactEmail: 'dev@partner.example', redirectUri, kind, scopes }, now);
   const installed = await withTx(deps.db.db, (tx) =>
-    installApp(tx, accountId, { appId: creds.appId, warehouses: options.warehouses, storefrontName: options.storefrontName }, now),
+    installApp(tx, accountId, { appId: creds.appId, warehouses: options.warehouses, storefrontName: options.storefrontName }, now, warehouseWorkPort),
   );
   const res = await fetch(`${base}/v1/token`, {
     method: 'POST',

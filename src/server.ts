@@ -11,7 +11,7 @@ import { startMetricsServer } from './http/metrics.js';
 /** Starts the HTTP server: migrate, listen, and close gracefully on SIGINT/SIGTERM. */
 export async function serve(config: Config): Promise<void> {
   const deps = createDeps(config);
-  const applied = await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+  const applied = await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect, deps.log);
   if (applied.length > 0) deps.log.info({ migrations: applied }, 'database migrated');
   const app = await buildApp(deps);
   const address = await app.listen({ port: config.port, host: config.host });

@@ -3,7 +3,9 @@ import type { Config } from '../config.js';
 import { withTx, type Tx } from '../db/tx.js';
 import { createAccount, issueSellerToken } from '../domain/accounts/accounts.js';
 import { DEFAULT_ROTATION_OVERLAP_SECONDS, registerApp, rotateAppSecrets } from '../domain/accounts/apps.js';
-import { installApp, revokeInstallation } from '../domain/accounts/installations.js';
+import { installApp } from '../domain/accounts/installations.js';
+import { uninstallApp } from '../domain/accounts/integration-changes.js';
+import { warehouseWorkPort } from '../domain/fulfillment/warehouse-handover.js';
 import { revokeToken } from '../domain/accounts/tokens.js';
 import { createWarehouse } from '../domain/accounts/warehouses.js';
 import type { Deps } from '../deps.js';
@@ -114,19 +116,22 @@ export function registerAdminCommands(
     .action((o: InstallOptions) =>
       run((tx, _d, now) => {
         const input = { appId: o.app, warehouses: o.warehouse, storefrontName: o.storefrontName ?? null };
-        return installApp(tx, o.account, input, now);
+        return installApp(tx, o.account, input, now, warehouseWorkPort);
       }, o.json),
     );
 
   const installation = program.command('installation').description('installations of apps on accounts');
   installation
     .command('revoke')
-    .description('revoke an installation and every token issued for it')
+    .description('uninstall an app: revoke its installation and every token issued for it, and pull back its open work')
     .requiredOption('--account <id>', 'account id', positiveId)
     .requiredOption('--installation <id>', 'installation id', positiveId)
     .option('--json', 'print JSON')
     .action((o: { account: number; installation: number; json?: boolean }) =>
-      run((tx, d, now) => revokeInstallation(tx, o.account, o.installation, now), o.json),
+      run(async (tx, _d, now) => {
+        const { installationId, status } = await uninstallApp(tx, o.account, o.installation, now, warehouseWorkPort);
+        return { installationId, status };
+      }, o.json),
     );
 
   const token = program.command('token').description('access tokens');

@@ -16,7 +16,7 @@ export async function withDeps<T>(config: Config, fn: (deps: Deps) => Promise<T>
   const log = createLogger({ logLevel }, pino.destination(2));
   const deps = createDeps({ ...config, logLevel }, { rateLimiter: null, log });
   try {
-    await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+    await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect, deps.log);
     return await fn(deps);
   } finally {
     await closeDeps(deps);
@@ -31,7 +31,7 @@ export function registerCliCommands(program: Command, config: () => Config) {
       const cfg = config();
       const deps = createDeps(cfg, { rateLimiter: null });
       try {
-        const applied = await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+        const applied = await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect, deps.log);
         process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'already up to date\n');
       } finally {
         await closeDeps(deps);

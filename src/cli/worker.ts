@@ -19,7 +19,7 @@ export function registerWorkerCommand(program: Command, config: () => Config) {
       const deps = createDeps(config(), { rateLimiter: null });
       let metricsServer: MetricsServer | null = null;
       try {
-        await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect);
+        await migrateToLatest(deps.db.db as unknown as Kysely<unknown>, deps.db.dialect, deps.log);
         const worker = new JobWorker(deps);
         if (options.once) {
           await worker.runSchedules();

@@ -133,6 +133,11 @@ export interface WarehouseMappingsTable {
   warehouse_unique_id: string;
   /** 1 when the installation's kind (INVENTORY, THIRD_PARTY_LOGISTICS) controls the warehouse's stock. */
   controls_stock: number;
+  /**
+   * 1 while an ACTIVE SHIPPING or THIRD_PARTY_LOGISTICS installation ships from the warehouse through this
+   * mapping (027_one_shipper_per_warehouse): unique per (account, warehouse) among the 1s.
+   */
+  fulfills: Generated<number>;
 }
 
 export interface AuthCodesTable {
@@ -353,13 +358,18 @@ export interface SalesOrderLinesTable {
   /** The title the channel sent on create; null when not sent (the view then shows the catalog's). */
   title: string | null;
   requested_sku: string;
-  /** Null when the requested SKU is unknown; the line is then not routed. */
+  /** Null while the requested SKU is unknown; the line is then not routed (unrouted_quantity). */
   product_id: number | null;
   sku: string | null;
   quantity: number;
   cancel_quantity: number;
   shipped_quantity: number;
   returned_quantity: number;
+  /**
+   * Units on no route, neither routed nor cancelled (026_unrouted_lines): an unknown SKU, or no warehouse to
+   * backorder in. They count as backordered and keep an alert on the order until routed or cancelled.
+   */
+  unrouted_quantity: number;
   unit_price: string | null;
   cost: string | null;
   total_weight: string | null;
@@ -455,6 +465,12 @@ export interface SalesOrderReturnsTable {
   /** When the seller recorded the units as received back (005_order_returns); null while requested. */
   received_ts: string | null;
   created_at: string;
+  /** Warehouse the received units were put back into (028_return_receipts); null when not restocked. */
+  restock_warehouse_id: number | null;
+  /** Units the receipt added to that warehouse's stock; 0 when not restocked. */
+  restocked_quantity: Generated<number>;
+  /** When the seller closed the return; closed before being received means cancelled too. */
+  closed_ts: string | null;
 }
 
 export interface SalesOrderReturnItemsTable {
@@ -474,7 +490,10 @@ export interface FulfillmentOrdersTable {
   order_id: number;
   warehouse_id: number;
   installation_id: number;
-  /** Stored state NEW, ACCEPTED or REJECTED; shipped and cancelled states are derived from the routes. */
+  /**
+   * Stored state NEW, ACCEPTED, REJECTED, or WITHDRAWN (the warehouse was unmapped from the integration or it
+   * was uninstalled: 027_one_shipper_per_warehouse); shipped and cancelled states are derived from the routes.
+   */
   status: string;
   external_order_id: string | null;
   assigned_ts: string;

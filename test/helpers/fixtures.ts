@@ -1,6 +1,7 @@
 import { createAccount } from '../../src/domain/accounts/accounts.js';
 import { registerApp } from '../../src/domain/accounts/apps.js';
 import { installApp } from '../../src/domain/accounts/installations.js';
+import { warehouseWorkPort } from '../../src/domain/fulfillment/warehouse-handover.js';
 import { issueAdHocToken } from '../../src/domain/accounts/oauth.js';
 import { SCOPES, type AppKind, type Scope } from '../../src/domain/accounts/principal.js';
 import { createWarehouse } from '../../src/domain/accounts/warehouses.js';
@@ -33,7 +34,7 @@ export async function installAndExchange(
     now,
   );
   const installed = await withTx(t.deps.db.db, (tx) =>
-    installApp(tx, accountId, { appId: creds.appId, warehouses: options.warehouses, storefrontName: options.storefrontName }, now),
+    installApp(tx, accountId, { appId: creds.appId, warehouses: options.warehouses, storefrontName: options.storefrontName }, now, warehouseWorkPort),
   );
   const res = await t.app.inject({
     method: 'POST',

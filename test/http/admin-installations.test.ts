@@ -170,6 +170,14 @@ describe('operator API: installations', () => {
 
     const revoke = await admin(t, 'POST', `/admin/accounts/${accountId}/installations/${firstId}/revoke`);
     assert.equal(revoke.statusCode, 200);
+    // The stock is free now, but a 3PL also ships, and east ships with the shipping integration: one at a time.
+    const shipId = (ship.json() as Installed).installationId;
+    assertV1Error(
+      await install({ appId: tpl.appId, warehouses: [{ warehouseId: east, warehouseUniqueId: 'E' }] }),
+      409,
+      new RegExp(`already fulfilled by installation ${shipId} \\(SHIPPING app\\)`),
+    );
+    assert.equal((await admin(t, 'POST', `/admin/accounts/${accountId}/installations/${shipId}/revoke`)).statusCode, 200);
     const second = await install({ appId: tpl.appId, warehouses: [{ warehouseId: east, warehouseUniqueId: 'E' }] });
     assert.equal(second.statusCode, 201, second.body);
   });

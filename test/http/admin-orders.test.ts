@@ -232,7 +232,7 @@ describe('admin order actions', () => {
       assert.equal(returned.products[0]!.status, 'RETURNED');
     });
 
-    it('refunds a line (exact decimal sums) or the order, making it REFUNDED', async () => {
+    it('refunds a line (exact decimal sums) or the order; REFUNDED only once no unit is owed', async () => {
       const order = await fresh('AX', 1);
       const line = order.products[0]!.lineItemId;
       const before = await snapshot(order);
@@ -251,16 +251,23 @@ describe('admin order actions', () => {
 
       await ok(orderUrl(order, 'refunds'), { lineItemId: line, amount: '0.10', reason: 'late' });
       const refunded = await ok(orderUrl(order, 'refunds'), { lineItemId: line, amount: '0.20', reason: 'damaged' });
-      assert.equal(refunded.status, 'REFUNDED');
-      assert.equal(refunded.products[0]!.status, 'REFUNDED');
+      // Resolutions §6 (third review): the unit is still owed, so the refund changes no status.
+      assert.equal(refunded.status, 'PENDING');
+      assert.equal(refunded.products[0]!.status, 'PENDING');
       assert.equal(refunded.products[0]!.refund, 0.3, 'stored as the exact decimal "0.3"');
       assert.equal(refunded.products[0]!.refundReason, 'damaged');
+      assert.equal((refunded.accounting as Record<string, number | null>).refund, 0.3, 'the order shows its refund total');
       const row = await t.deps.db.db.selectFrom('sales_order_lines').select('refund').where('id', '=', Number(line)).executeTakeFirstOrThrow();
       assert.equal(row.refund, '0.3');
+      // Shipped, nothing is owed: the line has no price, so its refund is the whole of it.
+      await ship(order, 1);
+      const shipped = await get(order.orderNumber);
+      assert.equal(shipped.status, 'REFUNDED');
+      assert.equal(shipped.products[0]!.status, 'REFUNDED');
 
       const whole = await fresh('AX', 1);
       const res = await ok(orderUrl(whole, 'refunds'), { amount: '12.5', reason: 'goodwill' });
-      assert.equal(res.status, 'REFUNDED');
+      assert.equal(res.status, 'PENDING', 'still owed');
       assert.equal((res.accounting as Record<string, number | null>).refund, 12.5);
       assert.equal(res.products[0]!.status, 'PENDING', 'the line itself was not refunded');
     });

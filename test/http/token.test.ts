@@ -6,6 +6,7 @@ import { registerApp, rotateAppSecrets, type AppCredentials } from '../../src/do
 import { installApp, revokeInstallation, AUTH_CODE_TTL_MS } from '../../src/domain/accounts/installations.js';
 import { authenticateToken } from '../../src/domain/accounts/tokens.js';
 import { createWarehouse } from '../../src/domain/accounts/warehouses.js';
+import { warehouseWorkPort } from '../../src/domain/fulfillment/warehouse-handover.js';
 import type { AppKind, Scope } from '../../src/domain/accounts/principal.js';
 import { withTx } from '../../src/db/tx.js';
 import { manualClock } from '../../src/lib/clock.js';
@@ -41,7 +42,7 @@ async function installAgain(t: TestApp, accountId: number, creds: AppCredentials
   const warehouse = (await createWarehouse(t.deps.db.db, accountId, { name: `W${Math.random()}` }, t.deps.clock.now())).warehouseId;
   const app = await t.deps.db.db.selectFrom('apps').select('kind').where('id', '=', creds.appId).executeTakeFirstOrThrow();
   const warehouses = app.kind === 'SALES_CHANNEL' || app.kind === 'SELLER' ? undefined : [{ warehouseId: warehouse, warehouseUniqueId: `U${warehouse}` }];
-  const installed = await withTx(t.deps.db.db, (tx) => installApp(tx, accountId, { appId: creds.appId, warehouses }, t.deps.clock.now()));
+  const installed = await withTx(t.deps.db.db, (tx) => installApp(tx, accountId, { appId: creds.appId, warehouses }, t.deps.clock.now(), warehouseWorkPort));
   return { creds, accountId, installationId: installed.installationId, code: installed.code };
 }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { manualClock } from '../../src/lib/clock.js';
+import { createWarehouseVia } from '../helpers/admin.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, installAndExchange, seedAccount, type InstalledApp, type SeededAccount } from '../helpers/fixtures.js';
 import { INVENTORY_ROUTES, createProducts, reportStock } from './v2-inventory-support.js';
@@ -26,8 +27,10 @@ describe('v2 inventory: who may call', () => {
     t = await createTestApp();
     seed = await seedAccount(t);
     other = await seedAccount(t, 'Other seller');
+    // A warehouse of its own: Main already ships with the seed's shipping integration (one shipper per warehouse).
+    const dock = await createWarehouseVia(t, seed.accountId, '3PL dock');
     thirdParty = await installAndExchange(t, seed.accountId, 'THIRD_PARTY_LOGISTICS', ['inventory'], {
-      warehouses: [{ warehouseId: seed.warehouses.main, warehouseUniqueId: '3PL-MAIN' }],
+      warehouses: [{ warehouseId: dock, warehouseUniqueId: '3PL-DOCK' }],
     });
     wrongScope = await installAndExchange(t, seed.accountId, 'INVENTORY', ['sales:orders'], {
       warehouses: [{ warehouseId: seed.warehouses.channel, warehouseUniqueId: 'WRONG-SCOPE' }],
@@ -83,7 +86,7 @@ describe('v2 inventory: who may call', () => {
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { warehouses: [{ warehouseUniqueId: 'WH-SECOND', name: 'Second' }] });
     const third = await t.app.inject({ url: '/v2/inventory/warehouses', headers: bearer(thirdParty.token) });
-    assert.deepEqual(third.json(), { warehouses: [{ warehouseUniqueId: '3PL-MAIN', name: 'Main' }] });
+    assert.deepEqual(third.json(), { warehouses: [{ warehouseUniqueId: '3PL-DOCK', name: '3PL dock' }] });
   });
 
   it('shows another account\'s integration only its own account\'s warehouse', async () => {

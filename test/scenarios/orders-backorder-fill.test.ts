@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { withTx } from '../../src/db/tx.js';
 import { findProductBySku } from '../../src/domain/catalog/products.js';
+import { applyStockChange } from '../../src/domain/inventory/stock.js';
 import { fillBackorders } from '../../src/domain/orders/fill-backorders.js';
 import { manualClock } from '../../src/lib/clock.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -11,9 +12,11 @@ import { createOrder, orderBody, stock, type Order } from '../http/v1-sales-orde
 import { integrationStock } from '../http/v2-shipping-support.js';
 
 /**
- * fillBackorders (src/domain/orders/fill-backorders.ts), called directly as an inbound receipt calls it: oldest
+ * fillBackorders (src/domain/orders/fill-backorders.ts), called directly as a restocked return calls it: oldest
  * order first across batches, only routes of that product in that warehouse, unpaid orders too, cancelled
- * units never, and never more than is available.
+ * units never, and never more than is available. The stock is set through the inventory domain without the
+ * fill every stock path now runs (test/scenarios/backorder-fill-paths.test.ts covers those), so the fill
+ * itself is what is measured here.
  */
 describe('filling backorders', () => {
   const clock = manualClock(new Date('2026-11-21T12:00:00.000Z'));
@@ -29,6 +32,13 @@ describe('filling backorders', () => {
     const product = await findProductBySku(t.deps.db.db, seed.accountId, sku);
     assert.ok(product);
     return withTx(t.deps.db.db, (tx) => fillBackorders(tx, seed.accountId, product.id, warehouseId, clock.now()));
+  };
+  /** Available units set without filling anything (applyStockChange on its own). */
+  const rawStock = async (sku: string, warehouseId: number, quantity: number) => {
+    const product = await findProductBySku(t.deps.db.db, seed.accountId, sku);
+    assert.ok(product);
+    const done = await withTx(t.deps.db.db, (tx) => applyStockChange(tx, seed.accountId, product.id, warehouseId, { mode: 'available', quantity }, clock.now()));
+    assert.ok(done.ok);
   };
   const route = (o: Order) =>
     t.deps.db.db
@@ -52,7 +62,7 @@ describe('filling backorders', () => {
     // Nothing available: nothing happens.
     assert.deepEqual(await fill('FILL', main), []);
 
-    await stock(t, seed.sellerToken, 'FILL', main, 110);
+    await rawStock('FILL', main, 110);
     clock.advance(1000);
     const fills = await fill('FILL', main);
     assert.equal(fills.length, 110);
@@ -88,7 +98,7 @@ describe('filling backorders', () => {
     await integrationStock(t, seed.inventory.token, 'FILL2', 'WH-SECOND', 5);
     assert.deepEqual(await fill('FILL2', second), []);
 
-    await stock(t, seed.sellerToken, 'FILL2', main, 10);
+    await rawStock('FILL2', main, 10);
     const fills = await fill('FILL2', main);
     assert.deepEqual(fills.map((f) => [f.orderId, f.units]), [[Number(unpaid.orderNumber), 3]]);
     assert.deepEqual(await route(unpaid), { reserved_quantity: 3, backorder_quantity: 0, cancelled_quantity: 0 });

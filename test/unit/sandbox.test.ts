@@ -8,6 +8,7 @@ import { SCOPES } from '../../src/domain/accounts/principal.js';
 import { SANDBOX_REDIRECT_URI, buildSandbox, sandboxExamples, type SandboxSummary } from '../../src/domain/accounts/sandbox.js';
 import { authenticateToken } from '../../src/domain/accounts/tokens.js';
 import { listWarehousesOfAccount } from '../../src/domain/accounts/warehouses.js';
+import { warehouseWorkPort } from '../../src/domain/fulfillment/warehouse-handover.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 describe('sandbox builder', () => {
@@ -110,7 +111,7 @@ describe('sandbox builder', () => {
   it('prints client credentials that work for the next install too', async () => {
     const app = appOf('INVENTORY');
     const res = await withTx(t.deps.db.db, (tx) =>
-      installApp(tx, sandbox.account.accountId, { appId: app.appId, warehouses: [{ warehouseId: warehouseId('Main'), warehouseUniqueId: 'M' }] }, t.deps.clock.now()),
+      installApp(tx, sandbox.account.accountId, { appId: app.appId, warehouses: [{ warehouseId: warehouseId('Main'), warehouseUniqueId: 'M' }] }, t.deps.clock.now(), warehouseWorkPort),
     );
     const exchange = await t.app.inject({
       method: 'POST',

@@ -904,6 +904,8 @@ export interface paths {
          *
          *     A malformed request (types, identifier type, item count, not exactly one quantity field) is a 400 and changes nothing. Otherwise every item gets its own result and a failed item changes nothing (each runs in its own savepoint of the call's one transaction; if the database fails, the whole call fails and changes nothing, so it can be retried): an unknown warehouse, one whose stock another integration controls, one outside an inventory:self token's warehouses, or a delta that would take the available quantity below zero fails that item only and changes nothing for it. Unknown SKUs are created with the identifiers given. `errorMessage` is "" on success.
          *
+         *     Stock that an item leaves available fills the orders backordered in that warehouse (oldest order first) and routes waiting lines whose SKU it is (unknown SKU, no warehouse), in the same transaction.
+         *
          *     Scopes: any one of legacy, inventory, inventory:self.
          */
         post: {
@@ -3136,7 +3138,7 @@ export interface paths {
         put?: never;
         /**
          * Record shipped packages
-         * @description Up to 50 packages, recorded in one transaction: any bad package (unknown order, warehouse or line, a quantity over what is still owed in that warehouse) is a 400/404 and nothing is recorded. Replay-safe on (orderNumber, fulfillmentPackageId): a package already recorded is left unchanged. A package with `products` marks those units shipped (each product by `lineItemId`, or by a `sku` that is on exactly one line); a package without products records carrier and tracking only. Shipped units come out of the units routed to `warehouseId` (reserved first, then backordered). Any token that sees the order may ship it; a shipping, inventory or 3PL token only from its own warehouses (else 403). Answers `orderDetails`: each order named, once, in the order first named, as the caller sees it.
+         * @description Up to 50 packages, recorded in one transaction: any bad package (unknown order, warehouse or line, a quantity over what is still owed in that warehouse) is a 400/404 and nothing is recorded. Replay-safe on (orderNumber, fulfillmentPackageId): a package already recorded is left unchanged. A package with `products` marks those units shipped (each product by `lineItemId`, or by a `sku` that is on exactly one line); a package without products records carrier and tracking only. Shipped units come out of the units routed to `warehouseId` (reserved first, then backordered). `shippedTs` (default: the time of the request) may be neither before the order's `orderTs` nor more than a day after the time of the request: either is a 400 naming the package (`packages[i].shippedTs` and its fulfillmentPackageId), nothing recorded. Any token that sees the order may ship it; a shipping, inventory or 3PL token only from its own warehouses (else 403). Answers `orderDetails`: each order named, once, in the order first named, as the caller sees it.
          *
          *     Scopes: any one of legacy, sales, sales:orders, sales:orders:fulfillment:self, sales:orders:inventory:self, sales:orders:self.
          */
@@ -7084,7 +7086,7 @@ export interface paths {
         put?: never;
         /**
          * Set on-hand quantities in the integration's warehouses
-         * @description Sets the absolute on-hand count of existing SKUs in warehouses whose stock the integration controls; available = on-hand − units reserved by open orders. 1 to 100 entries; each entry is applied in its own transaction and answered in `results` in request order (success false + failureReason: UNKNOWN_SKU — v2 never creates products; MISSING_SKU; WAREHOUSE_NOT_YOURS — not one of your mapped warehouses; INVALID — quantity not a whole number ≥ 0 or missing; INTERNAL — retry the entry). `observedTs` is required: an entry observed before the count already held is discarded with stale true (failureReason UNSPECIFIED) and changes nothing, so out-of-order deliveries are harmless. Field names may also be snake_case (observed_ts, warehouse_unique_id, bin_location); quantity is an int32 (0 to 2147483647), as a JSON number or string.
+         * @description Sets the absolute on-hand count of existing SKUs in warehouses whose stock the integration controls; available = on-hand − units reserved by open orders. 1 to 100 entries; each entry is applied in its own transaction and answered in `results` in request order (success false + failureReason: UNKNOWN_SKU — v2 never creates products; MISSING_SKU; WAREHOUSE_NOT_YOURS — not one of your mapped warehouses; INVALID — quantity not a whole number ≥ 0 or missing; INTERNAL — retry the entry). `observedTs` is required: an entry observed before the count already held is discarded with stale true (failureReason UNSPECIFIED) and changes nothing, so out-of-order deliveries are harmless. Field names may also be snake_case (observed_ts, warehouse_unique_id, bin_location); quantity is an int32 (0 to 2147483647), as a JSON number or string. Units an entry leaves available fill the orders backordered in that warehouse (oldest order first) in the entry's transaction.
          *
          *     Scopes: any one of inventory, inventory:self. Token must belong to an INVENTORY or THIRD_PARTY_LOGISTICS integration.
          */
@@ -14973,7 +14975,7 @@ export interface paths {
         put?: never;
         /**
          * Report shipments of fulfillment orders
-         * @description 1 to 100 entries; one result per entry {fulfillmentOrderId, externalShipmentId, success, errorMessage, alreadyRecorded}. trackingNumber and serviceLevel are required; shippedTs defaults to now. Omit `lines` (or send []) to ship everything still owed; otherwise {lineItemId, quantity} per line, at least 1 and at most what the line still owes (summed per line). Replay-safe on externalShipmentId: a replay answers alreadyRecorded true and changes nothing. One shipment never spans two fulfillment orders. Fails (success false): a bad line id, quantity < 1 or more than owed, a rejected order, an externalShipmentId already used on another fulfillment order of the same order, unknown or not-your order. The shipment becomes a package on the sales order, the same as a v1 shipment.
+         * @description 1 to 100 entries; one result per entry {fulfillmentOrderId, externalShipmentId, success, errorMessage, alreadyRecorded}. trackingNumber and serviceLevel are required; shippedTs defaults to now, and may be neither before the order's orderTs nor more than a day after now. Omit `lines` (or send []) to ship everything still owed; otherwise {lineItemId, quantity} per line, at least 1 and at most what the line still owes (summed per line). Replay-safe on externalShipmentId: a replay answers alreadyRecorded true and changes nothing. One shipment never spans two fulfillment orders. Fails (success false): a bad line id, quantity < 1 or more than owed, a shippedTs out of those bounds (the message names the entry, `shipments[i].shippedTs`, and the shipment), a rejected order, an externalShipmentId already used on another fulfillment order of the same order, unknown or not-your order. The shipment becomes a package on the sales order, the same as a v1 shipment.
          *
          *     Scopes: any one of sales:orders:fulfillment:self. Token must belong to a SHIPPING or THIRD_PARTY_LOGISTICS integration.
          */
@@ -17681,7 +17683,7 @@ export interface paths {
         put?: never;
         /**
          * Install an app on an account (the Install button)
-         * @description Creates a storefront (SALES_CHANNEL) or an integration with warehouse mappings and a one-time code the partner exchanges at POST /v1/token. An INVENTORY or THIRD_PARTY_LOGISTICS installation controls the stock of its warehouses; a warehouse already controlled by another active one is a 409. A warehouse of another account is a 404.
+         * @description Creates a storefront (SALES_CHANNEL) or an integration with warehouse mappings and a one-time code the partner exchanges at POST /v1/token. An INVENTORY or THIRD_PARTY_LOGISTICS installation controls the stock of its warehouses; a warehouse already controlled by another active one is a 409. A warehouse ships with one SHIPPING or THIRD_PARTY_LOGISTICS installation at a time: mapping one that another active installation already fulfils is a 409 naming that installation (id and app name); unmap the warehouse from it or uninstall it first. A shipping or 3PL installation gets the units already owed in its warehouses as new fulfillment orders. A warehouse of another account is a 404.
          */
         post: {
             parameters: {
@@ -17785,7 +17787,7 @@ export interface paths {
                         "application/json": components["schemas"]["V1Error"];
                     };
                 };
-                /** @description a warehouse's stock is already controlled by another active integration */
+                /** @description a warehouse already ships with another active SHIPPING or THIRD_PARTY_LOGISTICS installation (the message names it), or its stock is already controlled by another active integration */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -17839,8 +17841,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Revoke an installation
-         * @description Every token issued for it gets 401 from its next request on, its unused codes stop working, and the warehouses it controlled become editable again.
+         * Revoke an installation (uninstall the app)
+         * @description Uninstalls any app. Every token issued for it gets 401 from its next request on, its unused codes stop working, and the warehouses it controlled become editable again. A SHIPPING or THIRD_PARTY_LOGISTICS installation's open work is pulled back as a cancellation does: its NEW fulfillment orders are withdrawn, its ACCEPTED ones get a cancellation request in need_to_cancel. The units stay routed and reserved in their warehouses; the next shipping or 3PL integration mapped to a warehouse gets them as new fulfillment orders.
          */
         post: {
             parameters: {
@@ -17938,6 +17940,278 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{accountId}/installations/{installationId}/warehouses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Map one more warehouse to an installed integration
+         * @description The same rules as the mappings of the Install button. A warehouse ships with one SHIPPING or THIRD_PARTY_LOGISTICS installation at a time: one that another active installation already fulfils is a 409 naming that installation (id and app name). A shipping or 3PL installation gets the units already owed in the warehouse (for example work pulled back from the warehouse's previous integration) as new fulfillment orders. A sales channel maps no warehouses (400); a revoked installation is a 409.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description account id
+                     * @example 1
+                     */
+                    accountId: number;
+                    /**
+                     * @description installation id
+                     * @example 1
+                     */
+                    installationId: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "warehouseId": 3,
+                     *       "warehouseUniqueId": "WEST-01"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description a warehouse of this account
+                         * @example 1
+                         */
+                        warehouseId: number;
+                        /** @description the partner's id for it */
+                        warehouseUniqueId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "installationId": 7,
+                         *       "warehouseId": 3,
+                         *       "warehouseUniqueId": "WEST-01",
+                         *       "controlsStock": false,
+                         *       "fulfillmentOrdersAssigned": 2
+                         *     }
+                         */
+                        "application/json": {
+                            installationId: number;
+                            warehouseId: number;
+                            warehouseUniqueId: string;
+                            /** @description true for INVENTORY and THIRD_PARTY_LOGISTICS installations */
+                            controlsStock: boolean;
+                            /** @description SHIPPING and THIRD_PARTY_LOGISTICS: orders with units already owed in the warehouse, now its new fulfillment orders */
+                            fulfillmentOrdersAssigned: number;
+                        };
+                    };
+                };
+                /** @description invalid input; errorMessages lists each problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description no such account, app, installation, warehouse or token */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the warehouse already ships with another active integration (the message names it), its stock is controlled by another one, it is already mapped to this installation, or the installation is revoked */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the body has a Content-Type this route does not take (JSON routes take application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description service error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{accountId}/installations/{installationId}/warehouses/{warehouseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unmap a warehouse from an installed integration
+         * @description The integration's token stops seeing the warehouse and the stock it controlled there becomes editable. A SHIPPING or THIRD_PARTY_LOGISTICS installation's open work there is pulled back as a cancellation does: NEW fulfillment orders are withdrawn, ACCEPTED ones get a cancellation request in its need_to_cancel (still readable and confirmable by it). The units stay routed and reserved in the warehouse; the next shipping or 3PL integration mapped to it gets them as new fulfillment orders.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description account id
+                     * @example 1
+                     */
+                    accountId: number;
+                    /**
+                     * @description installation id
+                     * @example 1
+                     */
+                    installationId: number;
+                    /**
+                     * @description a warehouse mapped to the installation
+                     * @example 1
+                     */
+                    warehouseId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "installationId": 7,
+                         *       "warehouseId": 3,
+                         *       "withdrawn": 2,
+                         *       "cancellationRequested": 1
+                         *     }
+                         */
+                        "application/json": {
+                            installationId: number;
+                            warehouseId: number;
+                            /** @description NEW fulfillment orders taken out of its need_to_ship */
+                            withdrawn: number;
+                            /** @description ACCEPTED ones, each now with a cancellation request in its need_to_cancel */
+                            cancellationRequested: number;
+                        };
+                    };
+                };
+                /** @description invalid input; errorMessages lists each problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description no such account, app, installation, warehouse or token */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the installation is revoked */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description service error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -20316,7 +20590,7 @@ export interface paths {
         put?: never;
         /**
          * Record a return request
-         * @description Records a return of shipped units (more than a line shipped, counting its other returns, is a 400). The order becomes RETURN_REQUESTED and lists the return in returnOrders (originalQuantity is the line's ordered quantity). The same channelReturnId again changes nothing. Answers the order (v1 shape).
+         * @description Records a return of shipped units (more than a line shipped, counting its other returns, is a 400). The order lists the return in returnOrders (originalQuantity is the line's ordered quantity). It becomes RETURN_REQUESTED once no unit is owed; while units are owed its status stays as it was (a fully shipped line shows RETURN_REQUESTED). The same channelReturnId again changes nothing. Answers the order (v1 shape).
          */
         post: {
             parameters: {
@@ -20617,8 +20891,304 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Record a return as received
-         * @description The returned units arrived: they count as returned on their lines; when every shipped unit of the order is back the order is RETURNED. Receiving again changes nothing; a cancelled return is a 400. Stock is not changed (the warehouse's next stock update counts the units). No body. Answers the order.
+         * Record a return as received, restocked or not
+         * @description The returned units arrived: they count as returned on their lines (the order is RETURNED once every shipped unit is back and nothing is owed). With `restockWarehouseId` they go back in stock there: on-hand and available rise, the inventory timestamps move, and backorders waiting there for the SKU are filled oldest order first (a kit line restocks the kit SKU itself, as an assembled kit). Without it (no body, `{}` or null) stock does not change. An unknown warehouse, another account's, or a line whose SKU is not in the catalog is a 400; a warehouse whose stock an inventory or 3PL integration controls is a 409. Receiving again with the same choice changes nothing (restocked once, even in parallel); with another choice it is a 409 saying what was recorded. A return closed before it was received is a 400. Answers the order (v1 shape).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description account id
+                     * @example 1
+                     */
+                    accountId: number;
+                    /** @description the service order number */
+                    orderNumber: string;
+                    /**
+                     * @description returnOrderId from the order's returnOrders
+                     * @example 1
+                     */
+                    returnOrderId: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        restockWarehouseId?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description a sales order (document 2.10) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            orderNumber: string;
+                            status: string;
+                            cancellationReason: string | null;
+                            channel: string;
+                            channelLabel: string | null;
+                            channelOrderId: string;
+                            channelOrderReferenceNumber: string | null;
+                            customer_notes: string | null;
+                            marketplaceId: string | null;
+                            customerName: string | null;
+                            customerEmail: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T22:13:08.123Z
+                             */
+                            orderTs: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T22:13:08.123Z
+                             */
+                            lastUpdatedTs: string;
+                            acceptedTs: string | null;
+                            requestedServiceLevel: string | null;
+                            standardServiceLevel: string;
+                            shipBy: string | null;
+                            accounting: {
+                                payment: number | null;
+                                channelTax: number | null;
+                                resellerCommission: number | null;
+                                shippingCost: number | null;
+                                itemCost: number | null;
+                                totalCost: number | null;
+                                revenue: number | null;
+                                profit: number | null;
+                                margin: number | null;
+                                itemPrice: number | null;
+                                shippingPrice: number | null;
+                                refund: number | null;
+                                totalDiscount: number | null;
+                            } | null;
+                            shippingAddress: {
+                                name: string;
+                                company: string | null;
+                                addressLine1: string;
+                                addressLine2: string | null;
+                                city: string;
+                                state: string | null;
+                                postalCode: string;
+                                phone: string | null;
+                                email: string | null;
+                                countryCode: string;
+                                type: string | null;
+                            } | null;
+                            billingAddress: {
+                                name: string;
+                                company: string | null;
+                                addressLine1: string;
+                                addressLine2: string | null;
+                                city: string;
+                                state: string | null;
+                                postalCode: string;
+                                phone: string | null;
+                                email: string | null;
+                                countryCode: string;
+                                type: string | null;
+                            } | null;
+                            /** @description packages shipped (POST /v1/salesOrder/shipments or v2 shipments) */
+                            packages: {
+                                packageId: number;
+                                carrier: string | null;
+                                serviceLevel: string | null;
+                                cost: number | null;
+                                tracking: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-21T22:13:08.123Z
+                                 */
+                                shippedTs: string;
+                                rma: string | null;
+                                labelUrl: string | null;
+                                packageWeight: number | null;
+                                packageWeightUom: string | null;
+                                packageHeight: number | null;
+                                packageWidth: number | null;
+                                packageLength: number | null;
+                                products: {
+                                    sku: string | null;
+                                    lineItemId: string;
+                                    quantity: number;
+                                }[];
+                            }[];
+                            products: {
+                                lineItemId: string;
+                                channelLineItemId: string | null;
+                                status: string;
+                                requestedTitle: string | null;
+                                requestedSku: string;
+                                sku: string | null;
+                                SKU: string | null;
+                                primary_image: {
+                                    url: string;
+                                    hash: string;
+                                } | null;
+                                mpn: string | null;
+                                standard_product_id: string | null;
+                                title: string | null;
+                                quantity: number;
+                                routing_info: {
+                                    warehouseId: number;
+                                    warehouseUniqueId?: string | null;
+                                    /** @description units taken from that warehouse (including backordered ones) */
+                                    quantity: number;
+                                    assembledQuantity: number | null;
+                                    kitComponents: {
+                                        SKU: string;
+                                        /** @description units per kit */
+                                        componentQuantity: number;
+                                    }[] | null;
+                                }[];
+                                cancelQuantity: number;
+                                shippedQuantity: number;
+                                unitPrice: number | null;
+                                cost: number | null;
+                                totalWeight: number | null;
+                                packageDimensions: {
+                                    length?: {
+                                        numeric: number;
+                                        unit: string;
+                                    };
+                                    width?: {
+                                        numeric: number;
+                                        unit: string;
+                                    };
+                                    height?: {
+                                        numeric: number;
+                                        unit: string;
+                                    };
+                                } | null;
+                                hazmat: {
+                                    flagged: boolean;
+                                } | null;
+                                refund: number | null;
+                                refundReason: string | null;
+                                giftWrapMessage: string | null;
+                                giftWrapLevel: string | null;
+                                earliestShipBy: string | null;
+                                latestShipBy: string | null;
+                                earliestDeliverBy: string | null;
+                                latestDeliverBy: string | null;
+                                requestedServiceLevel: string | null;
+                            }[];
+                            returnOrders: {
+                                returnOrderId: number;
+                                channelReturnId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-21T22:13:08.123Z
+                                 */
+                                requestTs: string;
+                                cancelled: boolean;
+                                returnItems: {
+                                    returnOrderItemId: number;
+                                    SKU: string;
+                                    /** @description units being returned */
+                                    quantity: number;
+                                    /** @description units the order line was for */
+                                    originalQuantity: number;
+                                    refundAmount: number | null;
+                                }[];
+                            }[];
+                            fba: boolean;
+                            channelWillFulfill: boolean;
+                            prime: boolean;
+                            businessOrder: boolean;
+                        };
+                    };
+                };
+                /** @description invalid input; errorMessages lists each problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description no such account, app, installation, warehouse or token */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the warehouse's stock is controlled by an integration, or the return was already received with another choice */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the body has a Content-Type this route does not take (JSON routes take application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description service error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{accountId}/orders/{orderNumber}/returns/{returnOrderId}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a return
+         * @description The seller is done with the return; it is no longer open. A received return is closed as it is (its units stay returned, any restock stays). A return never received is closed without its units: it shows `cancelled: true`, nothing counts as returned, stock does not move, and the units may be requested on a new return. An order that was RETURN_REQUESTED only because of it takes the status its quantities give. Closing again changes nothing. No body. Answers the order (v1 shape).
          */
         post: {
             parameters: {
@@ -20890,7 +21460,7 @@ export interface paths {
         put?: never;
         /**
          * Record a refund
-         * @description With lineItemId: adds the amount to the line's refund and sets its refundReason. Without: adds it to the order's accounting.refund. Either makes the order (and a refunded line) REFUNDED. Answers the order.
+         * @description With lineItemId: adds the amount to the line's refund and sets its refundReason. Without: adds it to the order-level refund. The order's accounting.refund shows its refund total (order-level plus every line's refund). The order becomes REFUNDED only once no unit is owed and that total reaches the order's total (accounting.payment, else the lines' quantity × unitPrice); a line likewise against its own total. A partial refund, or one on an order still owing units, leaves the status as it was. Answers the order.
          */
         post: {
             parameters: {
@@ -21438,7 +22008,7 @@ export interface paths {
         get?: never;
         /**
          * Set the assembled kits of a kit in a warehouse
-         * @description The seller's count of assembled kits. A kit's own stock IS its assembled kits: the count sets assembledQuantity and on-hand (available = on-hand − reserved), and orders route assembled kits first. A product without components is a 400; a count below the assembled kits open orders hold there is a 409. Shipments of assembled kits lower the count; v1 and v2 inventory updates leave it alone.
+         * @description The seller's count of assembled kits. A kit's own stock IS its assembled kits: the count sets assembledQuantity and on-hand (available = on-hand − reserved), and orders route assembled kits first. A product without components is a 400; a count below the assembled kits open orders hold there is a 409. Shipments of assembled kits lower the count; v1 and v2 inventory updates leave it alone. Kits the count leaves available fill the orders backordered for the kit in that warehouse (oldest order first); the answer shows the counts after that.
          */
         put: {
             parameters: {
@@ -21584,8 +22154,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the account's fulfillment alerts
-         * @description Alerts the service raised for the seller (a rejection whose units found no other warehouse; a partner confirming a cancellation of units that had already shipped) and alerts partners raised, newest first. Filter by status (OPEN/RESOLVED) and orderNumber. Page with `cursor`/`nextCursor` ("" on the last page), repeating the same filters.
+         * List the account's alerts
+         * @description First, one open `UNROUTABLE_LINE` alert per order line that could not be routed (its SKU is unknown, or no warehouse can hold its backorder; resolutions §6), newest line first: alertId and fulfillmentOrderId are null, warehouseId is the default warehouse the units count as backordered in, lineItemId names the line. It cannot be resolved by hand: it disappears once the line is routed (stock of its SKU arrives) or cancelled. Then the fulfillment alerts, newest first: those the service raised for the seller (a rejection whose units found no other warehouse; a partner confirming a cancellation of units that had already shipped) and those partners raised. Filter by status (OPEN/RESOLVED) and orderNumber. Page with `cursor`/`nextCursor` ("" on the last page), repeating the same filters.
          */
         get: {
             parameters: {
@@ -21621,6 +22191,21 @@ export interface paths {
                          * @example {
                          *       "results": [
                          *         {
+                         *           "alertId": null,
+                         *           "fulfillmentOrderId": null,
+                         *           "orderNumber": "1043",
+                         *           "warehouseId": 1,
+                         *           "type": "UNROUTABLE_LINE",
+                         *           "message": "Line 33: 2 × \"GIFT-CARD-RED\" could not be sent to a warehouse: no product in your catalog has this SKU. They count as backordered in Main. Add a product with this SKU and put it in stock: the line is then routed like any backorder. Or cancel these units.",
+                         *           "lineItemId": "33",
+                         *           "raisedBy": "SERVICE",
+                         *           "raisedByInstallationId": null,
+                         *           "status": "OPEN",
+                         *           "resolution": null,
+                         *           "createdAt": "2026-11-21T22:20:00.000Z",
+                         *           "resolvedTs": null
+                         *         },
+                         *         {
                          *           "alertId": 7,
                          *           "fulfillmentOrderId": "12",
                          *           "orderNumber": "1042",
@@ -21640,16 +22225,14 @@ export interface paths {
                          *     }
                          */
                         "application/json": {
-                            /** @description newest first */
+                            /** @description UNROUTABLE_LINE alerts first (newest line first), then the fulfillment alerts newest first */
                             results: {
-                                alertId: number;
-                                /** @description the fulfillment order (document 3.3) the alert is about */
-                                fulfillmentOrderId: string;
+                                alertId: number | null;
+                                fulfillmentOrderId: string | null;
                                 /** @description the sales order */
                                 orderNumber: string;
-                                /** @description the fulfillment order's warehouse */
-                                warehouseId: number;
-                                /** @description ALERT_TYPE_FULFILL, ALERT_TYPE_LATE_SHIPMENT, ALERT_TYPE_LOST or ALERT_TYPE_OTHER */
+                                warehouseId: number | null;
+                                /** @description ALERT_TYPE_FULFILL, ALERT_TYPE_LATE_SHIPMENT, ALERT_TYPE_LOST or ALERT_TYPE_OTHER; UNROUTABLE_LINE for an order line that could not be routed */
                                 type: string;
                                 message: string;
                                 lineItemId: string | null;
@@ -21819,14 +22402,12 @@ export interface paths {
                              *     }
                              */
                             alert: {
-                                alertId: number;
-                                /** @description the fulfillment order (document 3.3) the alert is about */
-                                fulfillmentOrderId: string;
+                                alertId: number | null;
+                                fulfillmentOrderId: string | null;
                                 /** @description the sales order */
                                 orderNumber: string;
-                                /** @description the fulfillment order's warehouse */
-                                warehouseId: number;
-                                /** @description ALERT_TYPE_FULFILL, ALERT_TYPE_LATE_SHIPMENT, ALERT_TYPE_LOST or ALERT_TYPE_OTHER */
+                                warehouseId: number | null;
+                                /** @description ALERT_TYPE_FULFILL, ALERT_TYPE_LATE_SHIPMENT, ALERT_TYPE_LOST or ALERT_TYPE_OTHER; UNROUTABLE_LINE for an order line that could not be routed */
                                 type: string;
                                 message: string;
                                 lineItemId: string | null;

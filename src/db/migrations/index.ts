@@ -25,13 +25,26 @@ import * as m021 from './021_jobs_metrics.js';
 import * as m022 from './022_fulfillment_open_queue.js';
 import * as m023 from './023_import_validations_completed.js';
 import * as m024 from './024_ingestion_apply_chunks.js';
+import * as m025 from './025_order_status_recompute.js';
+import * as m026 from './026_unrouted_lines.js';
+import * as m027 from './027_one_shipper_per_warehouse.js';
+import * as m028 from './028_return_receipts.js';
 
 export interface MigrationContext {
   dialect: Dialect;
   /** Column type of an auto-generated integer id on this dialect. */
   idType: 'integer' | 'serial';
   idColumn: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
+  /** The operator log: what a migration changed in the data that the operator should hear about. */
+  log: MigrationLog;
 }
+
+/** The part of the service's logger (pino) a migration uses; silent unless the caller passes its logger. */
+export interface MigrationLog {
+  warn(details: object, message: string): void;
+}
+
+const SILENT: MigrationLog = { warn: () => {} };
 
 type MigrationModule = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then
@@ -64,18 +77,25 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '022_fulfillment_open_queue': m022,
   '023_import_validations_completed': m023,
   '024_ingestion_apply_chunks': m024,
+  '025_order_status_recompute': m025,
+  '026_unrouted_lines': m026,
+  '027_one_shipper_per_warehouse': m027,
+  '028_return_receipts': m028,
 };
 
-function contextFor(dialect: Dialect): MigrationContext {
+function contextFor(dialect: Dialect, log: MigrationLog): MigrationContext {
   return dialect === 'postgres'
-    ? { dialect, idType: 'serial', idColumn: (c) => c.primaryKey() }
-    : { dialect, idType: 'integer', idColumn: (c) => c.primaryKey().autoIncrement() };
+    ? { dialect, log, idType: 'serial', idColumn: (c) => c.primaryKey() }
+    : { dialect, log, idType: 'integer', idColumn: (c) => c.primaryKey().autoIncrement() };
 }
 
 class StaticProvider implements MigrationProvider {
-  constructor(private readonly dialect: Dialect) {}
+  constructor(
+    private readonly dialect: Dialect,
+    private readonly log: MigrationLog,
+  ) {}
   async getMigrations(): Promise<Record<string, Migration>> {
-    const ctx = contextFor(this.dialect);
+    const ctx = contextFor(this.dialect, this.log);
     return Object.fromEntries(
       Object.entries(MIGRATIONS).map(([name, mod]) => [name, { up: (db: Kysely<unknown>) => mod.up(db, ctx) }]),
     );
@@ -99,7 +119,7 @@ async function appliedMigrations(db: Kysely<unknown>, dialect: Dialect): Promise
 }
 
 /** Brings the schema up to date; safe to run from several processes (Kysely takes a migration lock). */
-export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
+export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, log: MigrationLog = SILENT): Promise<string[]> {
   // A schema that is already up to date (every process start but the first after an upgrade) needs nothing.
   const applied = await appliedMigrations(db, dialect);
   if (applied !== null && Object.keys(MIGRATIONS).every((name) => applied.has(name))) return [];
@@ -107,7 +127,7 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Pr
   // another schema's (parallel test schemas, other apps) and then fails on "kysely_migration_lock does not exist".
   const migrationTableSchema =
     dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
-  const migrator = new Migrator({ db, provider: new StaticProvider(dialect), ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect, log), ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

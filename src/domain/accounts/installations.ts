@@ -1,9 +1,11 @@
 import type { Db, Tx } from '../../db/tx.js';
-import { alreadyExists, conflict, invalidArgument, invalidField, notFound } from '../errors.js';
+import { conflict, invalidField, notFound } from '../errors.js';
 import { getAccount, requireName } from './accounts.js';
 import { getApp } from './apps.js';
-import { isIntegrationKind, kindControlsStock, type AppKind } from './principal.js';
+import { isIntegrationKind, type AppKind } from './principal.js';
 import { hashSecret, newAuthorizationCode } from './secrets.js';
+import { addWarehouseMappings, checkMappingInput } from './warehouse-mappings.js';
+import type { WarehouseWorkPort } from './warehouse-work-port.js';
 
 export const AUTH_CODE_TTL_MS = 10 * 60 * 1000;
 
@@ -24,8 +26,11 @@ export interface InstallResult {
 /**
  * The Install button: an installation of the app on the account (a storefront for sales channels, an
  * integration with warehouse mappings otherwise) and a one-time code the partner exchanges for a token.
+ * Mapping follows addWarehouseMappings: a warehouse that already ships with another integration is a 409
+ * naming it, and a shipping or 3PL installation gets the units already owed in its warehouses as new
+ * fulfillment orders (`work`).
  */
-export async function installApp(tx: Tx, accountId: number, input: InstallInput, now: Date): Promise<InstallResult> {
+export async function installApp(tx: Tx, accountId: number, input: InstallInput, now: Date, work: WarehouseWorkPort): Promise<InstallResult> {
   await getAccount(tx, accountId);
   const app = await getApp(tx, input.appId);
   const mappings = input.warehouses ?? [];
@@ -44,43 +49,7 @@ export async function installApp(tx: Tx, accountId: number, input: InstallInput,
     }
     storefrontName = requireName('storefrontName', input.storefrontName);
   }
-  const seenIds = new Set<number>();
-  const seenUnique = new Set<string>();
-  for (const m of mappings) {
-    if (m.warehouseUniqueId.trim() === '') throw invalidField('warehouses.warehouseUniqueId', 'must not be empty');
-    if (seenIds.has(m.warehouseId)) throw invalidArgument(`warehouse ${m.warehouseId} is mapped twice`);
-    if (seenUnique.has(m.warehouseUniqueId)) throw invalidArgument(`warehouseUniqueId "${m.warehouseUniqueId}" is used twice`);
-    seenIds.add(m.warehouseId);
-    seenUnique.add(m.warehouseUniqueId);
-  }
-  if (mappings.length > 0) {
-    const owned = await tx
-      .selectFrom('warehouses')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('id', 'in', [...seenIds])
-      .execute();
-    const ownedIds = new Set(owned.map((w) => w.id));
-    const missing = [...seenIds].filter((id) => !ownedIds.has(id));
-    if (missing.length > 0) throw notFound(`warehouse(s) ${missing.join(', ')} not found in account ${accountId}`);
-  }
-  const controls = kindControlsStock(app.kind);
-  if (controls && mappings.length > 0) {
-    const taken = await tx
-      .selectFrom('warehouse_mappings as m')
-      .innerJoin('installations as i', 'i.id', 'm.installation_id')
-      .select('m.warehouse_id')
-      .where('m.account_id', '=', accountId)
-      .where('m.controls_stock', '=', 1)
-      .where('i.status', '=', 'ACTIVE')
-      .where('m.warehouse_id', 'in', [...seenIds])
-      .execute();
-    if (taken.length > 0) {
-      throw alreadyExists(
-        `warehouse(s) ${taken.map((t) => t.warehouse_id).join(', ')} already have their stock controlled by another integration`,
-      );
-    }
-  }
+  checkMappingInput(mappings);
 
   const installation = await tx
     .insertInto('installations')
@@ -95,20 +64,7 @@ export async function installApp(tx: Tx, accountId: number, input: InstallInput,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  if (mappings.length > 0) {
-    await tx
-      .insertInto('warehouse_mappings')
-      .values(
-        mappings.map((m) => ({
-          account_id: accountId,
-          installation_id: installation.id,
-          warehouse_id: m.warehouseId,
-          warehouse_unique_id: m.warehouseUniqueId,
-          controls_stock: controls ? 1 : 0,
-        })),
-      )
-      .execute();
-  }
+  await addWarehouseMappings(tx, accountId, { id: installation.id, kind: app.kind }, mappings, now, work);
   const code = newAuthorizationCode();
   await tx
     .insertInto('auth_codes')
@@ -202,13 +158,28 @@ export async function listInstallations(db: Db, accountId: number): Promise<Inst
   });
 }
 
-/** Revokes an installation and, with it, every token issued for it. */
+/**
+ * Revokes an installation and, with it, every token issued for it; the warehouses it shipped from are free
+ * for another integration. An integration's open work is NOT pulled back here: uninstallApp does both (a
+ * storefront holds no work, so disconnecting one comes here directly).
+ */
 export async function revokeInstallation(
   tx: Tx,
   accountId: number,
   installationId: number,
   now: Date,
 ): Promise<{ installationId: number; status: 'REVOKED' }> {
+  const revoked = await revokeInstallationReleasing(tx, accountId, installationId, now);
+  return { installationId: revoked.installationId, status: revoked.status };
+}
+
+/** revokeInstallation, also answering which warehouses the installation shipped from until now. */
+export async function revokeInstallationReleasing(
+  tx: Tx,
+  accountId: number,
+  installationId: number,
+  now: Date,
+): Promise<{ installationId: number; status: 'REVOKED'; releasedWarehouseIds: number[] }> {
   const result = await tx
     .updateTable('installations')
     .set({ status: 'REVOKED', revoked_at: now.toISOString() })
@@ -233,7 +204,17 @@ export async function revokeInstallation(
     .where('installation_id', '=', installationId)
     .where('revoked_at', 'is', null)
     .execute();
-  return { installationId, status: 'REVOKED' };
+  // After the conditional status update: a parallel mapping of this installation (which locks its row the
+  // same way) has committed by now or will find it revoked, so no fulfilling mapping is left behind.
+  const released = await tx
+    .updateTable('warehouse_mappings')
+    .set({ fulfills: 0 })
+    .where('account_id', '=', accountId)
+    .where('installation_id', '=', installationId)
+    .where('fulfills', '=', 1)
+    .returning('warehouse_id')
+    .execute();
+  return { installationId, status: 'REVOKED', releasedWarehouseIds: released.map((r) => r.warehouse_id).sort((a, b) => a - b) };
 }
 
 /** Whether the account has a SALES_CHANNEL installation (a storefront) with this id, revoked or not. */

@@ -47,6 +47,14 @@ export function kindControlsStock(kind: AppKind): boolean {
   return kind === 'INVENTORY' || kind === 'THIRD_PARTY_LOGISTICS';
 }
 
+/**
+ * Kinds that ship from their mapped warehouses: a warehouse has at most one of them at a time (resolutions
+ * §6, "One shipping/3PL integration per warehouse"), and it owes that warehouse's fulfillment orders.
+ */
+export function kindFulfilsOrders(kind: AppKind): boolean {
+  return kind === 'SHIPPING' || kind === 'THIRD_PARTY_LOGISTICS';
+}
+
 export function isIntegrationKind(kind: AppKind): boolean {
   return kind === 'SHIPPING' || kind === 'INVENTORY' || kind === 'THIRD_PARTY_LOGISTICS';
 }

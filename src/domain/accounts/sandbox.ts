@@ -6,6 +6,7 @@ import { installApp } from './installations.js';
 import { exchangeAuthorizationCode } from './oauth.js';
 import { SCOPES, type AppKind, type Scope } from './principal.js';
 import { createWarehouse } from './warehouses.js';
+import { NO_ORDERS_YET } from './warehouse-work-port.js';
 
 /**
  * The partner developer's starting point: one seller account with warehouses, one installed app of each
@@ -124,6 +125,7 @@ export async function buildSandbox(
       account.accountId,
       { appId: credentials.appId, warehouses: mappings, storefrontName: plan.storefrontName ?? null },
       now,
+      NO_ORDERS_YET,
     );
     // The partner's side of the Install button: the same exchange POST /v1/token performs.
     const { accessToken } = await exchangeAuthorizationCode(

@@ -7,6 +7,10 @@ import type { RouteTotals } from './model.js';
 
 export type FulfillmentOrderRow = Selectable<FulfillmentOrdersTable>;
 
+/** Why a WITHDRAWN fulfillment order can no longer be acknowledged, shipped or rejected. */
+export const WITHDRAWN_MESSAGE =
+  'the seller took this fulfillment order back from your integration (the warehouse was unmapped from it); nothing is owed on it';
+
 /** fulfillmentOrderId is the row id as a decimal string; anything else names no fulfillment order. */
 export function parseFulfillmentOrderId(raw: unknown): number | null {
   const text = typeof raw === 'number' ? String(raw) : raw;
@@ -22,7 +26,8 @@ export function callerWarehouseIds(principal: Principal): number[] {
 
 /**
  * A fulfillment order the calling integration owns: same account, owed by its installation, in one of its
- * mapped warehouses. Anything else reads as not found (never reveal another integration's work).
+ * mapped warehouses, or WITHDRAWN from a warehouse since unmapped from it (its cancellation request is still
+ * the integration's to confirm). Anything else reads as not found (never reveal another integration's work).
  */
 export async function findOwnFulfillmentOrder(
   db: Db | Tx,
@@ -30,13 +35,13 @@ export async function findOwnFulfillmentOrder(
   by: { id: number } | { externalOrderId: string },
 ): Promise<FulfillmentOrderRow | null> {
   const warehouses = callerWarehouseIds(principal);
-  if (principal.integrationId === null || warehouses.length === 0) return null;
+  if (principal.integrationId === null) return null;
   let query = db
     .selectFrom('fulfillment_orders')
     .selectAll()
     .where('account_id', '=', principal.accountId)
     .where('installation_id', '=', principal.integrationId)
-    .where('warehouse_id', 'in', warehouses);
+    .where((eb) => (warehouses.length === 0 ? eb('status', '=', 'WITHDRAWN') : eb.or([eb('warehouse_id', 'in', warehouses), eb('status', '=', 'WITHDRAWN')])));
   query = 'id' in by ? query.where('id', '=', by.id) : query.where('external_order_id', '=', by.externalOrderId);
   return (await query.executeTakeFirst()) ?? null;
 }

@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import { failedPrecondition, invalidArgument, notFound } from '../errors.js';
-import { findOwnFulfillmentOrder, nudgeFulfillmentOrder, parseFulfillmentOrderId, routeTotals } from './access.js';
+import { findOwnFulfillmentOrder, nudgeFulfillmentOrder, parseFulfillmentOrderId, routeTotals, WITHDRAWN_MESSAGE } from './access.js';
 
 export interface AcknowledgeEntry {
   fulfillmentOrderId: unknown;
@@ -25,6 +25,7 @@ export async function acknowledgeFulfillmentOrder(tx: Tx, principal: Principal, 
   const externalOrderId = entry.externalOrderId?.trim() ?? '';
   if (externalOrderId === '') throw invalidArgument('externalOrderId is required: your own id for this order');
   if (fo.status === 'REJECTED') throw failedPrecondition('the fulfillment order was rejected; it can no longer be acknowledged');
+  if (fo.status === 'WITHDRAWN') throw failedPrecondition(WITHDRAWN_MESSAGE);
   if (fo.status === 'ACCEPTED') {
     if (fo.external_order_id === externalOrderId) return { alreadyAcknowledged: true };
     throw failedPrecondition(`already acknowledged with externalOrderId "${fo.external_order_id ?? ''}"`);

@@ -40,11 +40,14 @@ export interface RouteTotals {
 }
 
 /**
- * The status shown to the partner. Only NEW / ACCEPTED / REJECTED are stored; the rest is derived from the
- * routes so that it can never disagree with need_to_ship (3.5: "informational only").
+ * The status shown to the partner. Only NEW / ACCEPTED / REJECTED / WITHDRAWN are stored; the rest is derived
+ * from the routes so that it can never disagree with need_to_ship (3.5: "informational only"). WITHDRAWN (the
+ * seller unmapped the warehouse from the integration, or uninstalled it) reads as cancelled: the work was
+ * taken back from this integration, whatever the warehouse's next integration does with the units.
  */
 export function derivedStatus(stored: string, totals: RouteTotals): FulfillmentOrderStatus {
   if (stored === 'REJECTED') return 'FULFILLMENT_ORDER_STATUS_REJECTED';
+  if (stored === 'WITHDRAWN') return 'FULFILLMENT_ORDER_STATUS_CANCELLED';
   if (totals.owed === 0) return totals.shipped > 0 ? 'FULFILLMENT_ORDER_STATUS_SHIPPED' : 'FULFILLMENT_ORDER_STATUS_CANCELLED';
   if (totals.shipped > 0) return 'FULFILLMENT_ORDER_STATUS_PARTIALLY_SHIPPED';
   if (totals.cancelled > 0) return 'FULFILLMENT_ORDER_STATUS_PARTIALLY_CANCELLED';

@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/tx.js';
-import type { PullBackInput } from '../orders/fulfillment-port.js';
+import type { CancellationReason, PullBackInput } from '../orders/fulfillment-port.js';
 import { nudgeFulfillmentOrder } from './access.js';
 
 /**
@@ -15,12 +15,14 @@ import { nudgeFulfillmentOrder } from './access.js';
 export async function pullBackFromFulfillment(tx: Tx, input: PullBackInput): Promise<void> {
   const { accountId, orderId, lineId, warehouseId, now } = input;
   if (input.quantity < 1) return;
+  // The live one: a WITHDRAWN fulfillment order there (its integration was unmapped) holds no work any more.
   const fo = await tx
     .selectFrom('fulfillment_orders')
     .select(['id', 'status', 'installation_id'])
     .where('account_id', '=', accountId)
     .where('order_id', '=', orderId)
     .where('warehouse_id', '=', warehouseId)
+    .where('status', '<>', 'WITHDRAWN')
     .executeTakeFirst();
   if (!fo || fo.status === 'REJECTED') return;
   const iso = now.toISOString();
@@ -38,6 +40,22 @@ export async function pullBackFromFulfillment(tx: Tx, input: PullBackInput): Pro
   const quantity = Math.min(input.quantity, route ? route.reserved_quantity + route.backorder_quantity : 0);
   if (quantity < 1) return;
 
+  await requestCancellation(tx, { id: fo.id, account_id: accountId, installation_id: fo.installation_id }, [{ lineId, quantity }], input.reason, now);
+}
+
+/**
+ * Opens the fulfillment order's cancellation request for these units, or extends the one already open (it
+ * keeps the reason it was opened with), and nudges the integration: what need_to_cancel then offers.
+ */
+export async function requestCancellation(
+  tx: Tx,
+  fo: { id: number; account_id: number; installation_id: number },
+  lines: readonly { lineId: number; quantity: number }[],
+  reason: CancellationReason,
+  now: Date,
+): Promise<void> {
+  const accountId = fo.account_id;
+  const iso = now.toISOString();
   // One open request per fulfillment order (unique open_key): insert, or find the open one to extend.
   await tx
     .insertInto('fulfillment_cancellation_requests')
@@ -46,7 +64,7 @@ export async function pullBackFromFulfillment(tx: Tx, input: PullBackInput): Pro
       fulfillment_order_id: fo.id,
       status: 'OPEN',
       open_key: fo.id,
-      reason: input.reason,
+      reason,
       requested_ts: iso,
       confirmed_ts: null,
       already_shipped: 0,
@@ -60,15 +78,17 @@ export async function pullBackFromFulfillment(tx: Tx, input: PullBackInput): Pro
     .where('account_id', '=', accountId)
     .where('open_key', '=', fo.id)
     .executeTakeFirstOrThrow();
-  await tx
-    .insertInto('fulfillment_cancellation_lines')
-    .values({ account_id: accountId, request_id: request.id, line_id: lineId, quantity })
-    .onConflict((oc) =>
-      oc.columns(['account_id', 'request_id', 'line_id']).doUpdateSet((eb) => ({
-        quantity: eb('fulfillment_cancellation_lines.quantity', '+', eb.ref('excluded.quantity')),
-      })),
-    )
-    .execute();
+  for (const line of lines) {
+    await tx
+      .insertInto('fulfillment_cancellation_lines')
+      .values({ account_id: accountId, request_id: request.id, line_id: line.lineId, quantity: line.quantity })
+      .onConflict((oc) =>
+        oc.columns(['account_id', 'request_id', 'line_id']).doUpdateSet((eb) => ({
+          quantity: eb('fulfillment_cancellation_lines.quantity', '+', eb.ref('excluded.quantity')),
+        })),
+      )
+      .execute();
+  }
   await tx.updateTable('fulfillment_cancellation_requests').set({ updated_at: iso }).where('account_id', '=', accountId).where('id', '=', request.id).execute();
   // need_to_cancel changed (a request opened or grew): its own event, so a partner may watch only that.
   await nudgeFulfillmentOrder(tx, accountId, fo.id, fo.installation_id, now, 'CANCELLATION_REQUESTED');

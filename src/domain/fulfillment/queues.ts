@@ -79,10 +79,12 @@ export interface CancellationV2 {
   requestedTs: string;
 }
 
-/** need_to_cancel: open cancellation requests on the caller's (acknowledged) fulfillment orders. */
+/**
+ * need_to_cancel: open cancellation requests on the caller's (acknowledged) fulfillment orders, those of
+ * warehouses the seller has since unmapped from it included (warehouseUniqueId is then empty).
+ */
 export async function listNeedToCancel(db: Db, principal: Principal, after: number | null, pageSize: number): Promise<Page<CancellationV2>> {
-  const warehouses = callerWarehouseIds(principal);
-  if (principal.integrationId === null || warehouses.length === 0) return { items: [], nextAfter: null };
+  if (principal.integrationId === null) return { items: [], nextAfter: null };
   const rows = await db
     .selectFrom('fulfillment_cancellation_requests as c')
     .innerJoin('fulfillment_orders as fo', 'fo.id', 'c.fulfillment_order_id')
@@ -91,7 +93,6 @@ export async function listNeedToCancel(db: Db, principal: Principal, after: numb
     .where('c.status', '=', 'OPEN')
     .where('fo.account_id', '=', principal.accountId)
     .where('fo.installation_id', '=', principal.integrationId)
-    .where('fo.warehouse_id', 'in', warehouses)
     .$if(after !== null, (qb) => qb.where('c.id', '>', after ?? 0))
     .orderBy('c.id')
     .limit(pageSize + 1)

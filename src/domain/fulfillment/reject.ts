@@ -2,7 +2,7 @@ import type { Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import { failedPrecondition, invalidArgument, notFound } from '../errors.js';
 import { recomputeOrderStatus } from '../orders/status.js';
-import { findOwnFulfillmentOrder, nudgeFulfillmentOrder, parseFulfillmentOrderId, routeTotals } from './access.js';
+import { findOwnFulfillmentOrder, nudgeFulfillmentOrder, parseFulfillmentOrderId, routeTotals, WITHDRAWN_MESSAGE } from './access.js';
 import { openAlert } from './alerts.js';
 import type { RejectionReason } from './model.js';
 import { rerouteRejectedUnits } from './reroute.js';
@@ -38,6 +38,7 @@ export async function rejectFulfillmentOrder(tx: Tx, principal: Principal, entry
   }
   const detail = entry.detail?.trim() ?? '';
   if (fo.status === 'REJECTED') return;
+  if (fo.status === 'WITHDRAWN') throw failedPrecondition(WITHDRAWN_MESSAGE);
   if (reason === 'REJECTION_REASON_OTHER' && detail === '') throw invalidArgument('detail is required with REJECTION_REASON_OTHER');
   const totals = await routeTotals(tx, fo);
   if (totals.shipped > 0) throw failedPrecondition('the fulfillment order has shipped or part-shipped; it can no longer be declined');

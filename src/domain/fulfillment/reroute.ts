@@ -4,6 +4,8 @@ import { releaseRouteUnits } from '../orders/reservations.js';
 import { touchProductInventory } from '../inventory/stock-touch.js';
 import { candidateWarehouses } from '../orders/routing.js';
 import type { FulfillmentOrderRow } from './access.js';
+import { fillWaitingOrders, stockKeysOfRoutes } from '../orders/fill-backorders.js';
+import { fulfillmentPort } from './port.js';
 import { mostAvailable, recordReservation, reserveStock } from '../inventory/reserved-stock.js';
 
 /**
@@ -13,7 +15,8 @@ import { mostAvailable, recordReservation, reserveStock } from '../inventory/res
  * order, and to channel-fulfilled warehouses only when the order is channel-fulfilled. Each placement is a
  * conditional reservation; the same number of units is then taken off the rejected route (releaseRouteUnits
  * with reroute: the route's quantity drops, its stock is released). Units that find no stock stay reserved
- * on the rejected route, out of every queue, and the caller surfaces them to the seller.
+ * on the rejected route, out of every queue, and the caller surfaces them to the seller. Stock released in
+ * the rejected warehouse fills the orders backordered there (fill-backorders.ts).
  */
 
 export interface Unplaced {
@@ -93,6 +96,7 @@ export async function rerouteRejectedUnits(tx: Tx, fo: FulfillmentOrderRow, now:
     .orderBy('r.line_id')
     .execute();
   const unplaced: Unplaced[] = [];
+  const released: number[] = [];
   for (const route of routes) {
     const owed = route.reserved_quantity + route.backorder_quantity;
     let placed = 0;
@@ -108,8 +112,12 @@ export async function rerouteRejectedUnits(tx: Tx, fo: FulfillmentOrderRow, now:
     if (placed > 0) {
       await releaseRouteUnits(tx, { accountId, routeId: route.id, quantity: placed, now, reroute: true });
       await touchProductInventory(tx, accountId, route.product_id, now);
+      // Backordered units leave first and hold nothing; beyond them, stock went back to available here.
+      if (placed > route.backorder_quantity) released.push(route.id);
     }
     if (owed - placed > 0) unplaced.push({ lineId: route.line_id, sku: route.sku ?? route.requested_sku, quantity: owed - placed });
   }
+  // Stock given back in the rejected warehouse is available again there, like any stock that comes back.
+  if (released.length > 0) await fillWaitingOrders(tx, accountId, await stockKeysOfRoutes(tx, accountId, released), now, fulfillmentPort);
   return unplaced;
 }

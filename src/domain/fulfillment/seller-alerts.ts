@@ -1,6 +1,7 @@
 import type { Db, Tx } from '../../db/tx.js';
 import { getAccount } from '../accounts/accounts.js';
 import { notFound } from '../errors.js';
+import { listUnroutableLines, type UnroutableLine } from '../orders/unroutable-lines.js';
 import { touchFulfillmentOrder } from './access.js';
 
 /**
@@ -9,15 +10,27 @@ import { touchFulfillmentOrder } from './access.js';
  * already shipped; partners raise their own (document 3.6). All of them are listed here, newest first, with
  * who raised them. The seller may resolve any open alert of the account: it owns the orders. Resolving a
  * partner's alert frees its slot, so the partner may raise that type again; a repeat resolve changes nothing.
+ *
+ * The list also carries one UNROUTABLE_LINE alert per order line that could not be routed (resolutions §6,
+ * src/domain/orders/unroutable-lines.ts). Those hang off the order, not a fulfillment order (alertId,
+ * fulfillmentOrderId null), are never resolved by hand and are not stored: they are the line's state, so
+ * they are OPEN while the line has unrouted units and gone once those are routed or cancelled. They come
+ * first (newest line first), then the stored alerts newest first; the list pages through both in turn.
  */
+
+/** The type of the alert on an order line that could not be routed. */
+export const UNROUTABLE_LINE_ALERT = 'UNROUTABLE_LINE';
 
 export type AlertStatusFilter = 'OPEN' | 'RESOLVED';
 
 export interface SellerAlert {
-  alertId: number;
-  fulfillmentOrderId: string;
+  /** Null for an UNROUTABLE_LINE alert (not stored, not resolved by hand). */
+  alertId: number | null;
+  /** Null for an UNROUTABLE_LINE alert (it is about the order's line, which no fulfillment order has). */
+  fulfillmentOrderId: string | null;
   orderNumber: string;
-  warehouseId: number;
+  /** UNROUTABLE_LINE: the warehouse the units count as backordered in (the default one; null when none). */
+  warehouseId: number | null;
   type: string;
   message: string;
   lineItemId: string | null;
@@ -35,10 +48,16 @@ export interface AlertFilters {
   orderId?: number | null;
 }
 
+/**
+ * Where a page of the list starts: in the unroutable lines (those with a smaller line id; null: from the
+ * newest), or in the stored alerts (those with a smaller id; null: from the newest).
+ */
+export type AlertPosition = { lines: true; beforeLineId: number | null } | { lines: false; beforeId: number | null };
+
 export interface AlertPage {
   alerts: SellerAlert[];
-  /** Keyset position for the next page (alerts with a smaller id), null on the last page. */
-  nextBeforeId: number | null;
+  /** Where the next page starts; null on the last page. */
+  next: AlertPosition | null;
 }
 
 function alertQuery(db: Db, accountId: number) {
@@ -83,24 +102,60 @@ function toView(row: AlertRow): SellerAlert {
   };
 }
 
-/** One page of the account's alerts, newest first (404 for an unknown account). */
-export async function listSellerAlerts(
-  db: Db,
-  accountId: number,
-  filters: AlertFilters,
-  beforeId: number | null,
-  pageSize: number,
-): Promise<AlertPage> {
-  await getAccount(db, accountId);
-  if (filters.orderId === null) return { alerts: [], nextBeforeId: null };
+function unroutableLineAlert(line: UnroutableLine): SellerAlert {
+  return {
+    alertId: null,
+    fulfillmentOrderId: null,
+    orderNumber: String(line.orderId),
+    warehouseId: line.warehouseId,
+    type: UNROUTABLE_LINE_ALERT,
+    message: line.message,
+    lineItemId: String(line.lineId),
+    raisedBy: 'SERVICE',
+    raisedByInstallationId: null,
+    status: 'OPEN',
+    resolution: null,
+    createdAt: line.since,
+    resolvedTs: null,
+  };
+}
+
+/**
+ * One page of the stored (fulfillment order) alerts, newest first: those with an id below `beforeId`;
+ * `limit` + 1 rows are read so the caller knows whether more follow.
+ */
+export async function listFulfillmentAlerts(db: Db, accountId: number, filters: AlertFilters, beforeId: number | null, limit: number): Promise<SellerAlert[]> {
+  if (filters.orderId === null) return [];
   let query = alertQuery(db, accountId);
   if (filters.status) query = query.where('a.status', '=', filters.status);
   if (filters.orderId !== undefined) query = query.where('f.order_id', '=', filters.orderId);
   if (beforeId !== null) query = query.where('a.id', '<', beforeId);
+  return (await query.orderBy('a.id', 'desc').limit(limit + 1).execute()).map(toView);
+}
+
+/** One page of the account's alerts (see above for the order); 404 for an unknown account. */
+export async function listSellerAlerts(
+  db: Db,
+  accountId: number,
+  filters: AlertFilters,
+  position: AlertPosition | null,
+  pageSize: number,
+): Promise<AlertPage> {
+  await getAccount(db, accountId);
+  if (filters.orderId === null) return { alerts: [], next: null };
+  const alerts: SellerAlert[] = [];
+  const start = position ?? { lines: true, beforeLineId: null };
+  if (start.lines && filters.status !== 'RESOLVED') {
+    const lines = await listUnroutableLines(db, accountId, filters.orderId === undefined ? {} : { orderId: filters.orderId }, start.beforeLineId, pageSize);
+    alerts.push(...lines.slice(0, pageSize).map(unroutableLineAlert));
+    if (lines.length > pageSize) return { alerts, next: { lines: true, beforeLineId: lines[pageSize - 1]!.lineId } };
+  }
+  const room = pageSize - alerts.length;
   // One extra row tells whether another page exists without a count.
-  const rows = await query.orderBy('a.id', 'desc').limit(pageSize + 1).execute();
-  const alerts = rows.slice(0, pageSize).map(toView);
-  return { alerts, nextBeforeId: rows.length > pageSize ? alerts[alerts.length - 1]!.alertId : null };
+  const stored = await listFulfillmentAlerts(db, accountId, filters, start.lines ? null : start.beforeId, room);
+  alerts.push(...stored.slice(0, room));
+  if (stored.length <= room) return { alerts, next: null };
+  return { alerts, next: { lines: false, beforeId: room === 0 ? null : stored[room - 1]!.alertId } };
 }
 
 /**

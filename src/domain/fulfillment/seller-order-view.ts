@@ -1,7 +1,7 @@
 import type { Db } from '../../db/tx.js';
 import { routeTotals } from './access.js';
 import { derivedStatus, type FulfillmentOrderStatus } from './model.js';
-import { listSellerAlerts, type SellerAlert } from './seller-alerts.js';
+import { listFulfillmentAlerts, type SellerAlert } from './seller-alerts.js';
 
 /** The most alerts one order's page shows; an order with more is an anomaly the alert list pages through. */
 const ALERTS_PER_ORDER = 100;
@@ -35,7 +35,7 @@ export async function sellerFulfillmentOrdersOf(db: Db, accountId: number, order
     .orderBy('warehouse_id')
     .execute();
   if (rows.length === 0) return [];
-  const { alerts } = await listSellerAlerts(db, accountId, { orderId }, null, ALERTS_PER_ORDER);
+  const alerts = (await listFulfillmentAlerts(db, accountId, { orderId }, null, ALERTS_PER_ORDER)).slice(0, ALERTS_PER_ORDER);
   return Promise.all(
     rows.map(async (fo) => ({
       fulfillmentOrderId: String(fo.id),

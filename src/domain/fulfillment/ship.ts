@@ -3,7 +3,7 @@ import type { Principal } from '../accounts/principal.js';
 import { failedPrecondition, invalidArgument, notFound } from '../errors.js';
 import { normalizeDecimal } from '../orders/decimal.js';
 import { recordShipment } from '../orders/shipments.js';
-import { findOwnFulfillmentOrder, parseFulfillmentOrderId, touchFulfillmentOrder } from './access.js';
+import { findOwnFulfillmentOrder, parseFulfillmentOrderId, touchFulfillmentOrder, WITHDRAWN_MESSAGE } from './access.js';
 
 export interface ShipmentEntry {
   fulfillmentOrderId: unknown;
@@ -12,8 +12,10 @@ export interface ShipmentEntry {
   trackingNumber: string | null;
   trackingUrl: string | null;
   serviceLevel: string | null;
-  /** Already parsed; null = now. */
+  /** Already parsed; null = now. Not before the order's orderTs nor more than a day ahead (ship-date.ts). */
   shippedTs: Date | null;
+  /** Where the entry is in the request (`shipments[1]`), so a refused shippedTs names it. */
+  field?: string;
   /** null or [] = everything still owed on the fulfillment order. */
   lines: { lineItemId: unknown; quantity: unknown }[] | null;
   shippingCost: { amount?: unknown } | null;
@@ -75,6 +77,7 @@ export async function shipFulfillmentOrder(tx: Tx, principal: Principal, entry: 
     throw failedPrecondition(`externalShipmentId "${externalShipmentId}" was already used for another shipment of this order`);
   }
   if (!earlier && fo.status === 'REJECTED') throw failedPrecondition('the fulfillment order was rejected; nothing is owed on it');
+  if (!earlier && fo.status === 'WITHDRAWN') throw failedPrecondition(WITHDRAWN_MESSAGE);
 
   let lines: { lineId: number; quantity: number }[] | null = null;
   if (entry.lines !== null && entry.lines.length > 0) {
@@ -105,6 +108,7 @@ export async function shipFulfillmentOrder(tx: Tx, principal: Principal, entry: 
     tracking: trackingNumber,
     trackingUrl: entry.trackingUrl ?? null,
     shippedTs: entry.shippedTs ?? now,
+    ...(entry.field ? { fieldPrefix: entry.field } : {}),
     cost,
     lines,
     now,

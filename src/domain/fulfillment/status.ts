@@ -61,7 +61,11 @@ export async function shippingIntegrationStatus(db: Db, principal: Principal, no
       warehouseUniqueId: m.warehouseUniqueId,
     });
   }
-  const cancellations = await mine(db)
+  // Like need_to_cancel: requests on work withdrawn from a warehouse since unmapped count too.
+  const cancellations = await db
+    .selectFrom('fulfillment_orders as fo')
+    .where('fo.account_id', '=', principal.accountId)
+    .where('fo.installation_id', '=', principal.integrationId)
     .innerJoin('fulfillment_cancellation_requests as c', 'c.fulfillment_order_id', 'fo.id')
     .select('c.id')
     .where('c.status', '=', 'OPEN')

@@ -4,7 +4,7 @@ import type { Tx } from '../../db/tx.js';
 import { nudgeFulfillmentOrder } from './access.js';
 
 // Every new order runs it (compiled once: src/db/compiled.ts). One statement finds the owed warehouses and
-// inserts what is missing; the lowest installation id mapped to a warehouse owes its work.
+// inserts what is missing; the one active shipping/3PL installation mapped to a warehouse owes its work.
 const insertOwedFulfillmentOrders = compiledStatement<
   { id: number; warehouse_id: number; installation_id: number },
   { accountId: number; orderId: number; iso: string }
@@ -44,7 +44,8 @@ const insertOwedFulfillmentOrders = compiledStatement<
         .groupBy(['r.account_id', 'r.order_id', 'r.warehouse_id'])
         .orderBy('r.warehouse_id'),
     )
-    .onConflict((oc) => oc.columns(['account_id', 'order_id', 'warehouse_id']).doNothing())
+    // The live fulfillment order of each (order, warehouse) is unique (migration 027); withdrawn ones are history.
+    .onConflict((oc) => oc.columns(['account_id', 'order_id', 'warehouse_id']).where(sql<boolean>`status <> 'WITHDRAWN'`).doNothing())
     .returning(['id', 'warehouse_id', 'installation_id']),
 );
 
@@ -53,7 +54,7 @@ const insertOwedFulfillmentOrders = compiledStatement<
  * is mapped to an ACTIVE SHIPPING or THIRD_PARTY_LOGISTICS installation and units are still owed there.
  * Existing fulfillment orders are left alone (their lines are derived from the routes, so new units routed
  * to the same warehouse simply appear on them). Called at the end of order creation and after a re-route.
- * When two integrations map the same warehouse, the lowest installation id owes the work.
+ * A warehouse ships with one integration at a time (warehouse_mappings_one_fulfiller, migration 027).
  */
 export async function syncFulfillmentOrders(tx: Tx, accountId: number, orderId: number, now: Date): Promise<void> {
   const created = await insertOwedFulfillmentOrders.all(tx, { accountId, orderId, iso: now.toISOString() });

@@ -194,9 +194,9 @@ export async function fulfillmentOrderViews(db: Db | Tx, principal: Principal, r
       requestedServiceLevel: level,
       buyerName: order?.customer_name ?? '',
       giftMessage: '',
-      // A rejected order is no longer the caller's work: nothing is owed to it.
+      // A rejected or withdrawn order is no longer the caller's work: nothing is owed to it.
       lines:
-        fo.status === 'REJECTED'
+        fo.status === 'REJECTED' || fo.status === 'WITHDRAWN'
           ? []
           : here
               .filter((r) => r.reserved_quantity + r.backorder_quantity > 0)

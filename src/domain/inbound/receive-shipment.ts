@@ -3,7 +3,8 @@ import type { Principal } from '../accounts/principal.js';
 import { listAccountWarehouses } from '../accounts/warehouses.js';
 import { failedPrecondition, invalidField, notFound, permissionDenied } from '../errors.js';
 import { applyStockChange } from '../inventory/stock.js';
-import { fillBackorders } from '../orders/fill-backorders.js';
+import { AvailableStock } from '../inventory/backorder-port.js';
+import { backorderPort } from '../fulfillment/backorder-port.js';
 import { receivedByLabel, receiveRefusal } from './access.js';
 import { allocateShipping, recordLandedCost } from './landed-cost.js';
 import { RECEIVABLE_STATUSES, type InboundShipmentRow } from './model.js';
@@ -110,13 +111,17 @@ export async function receiveIntoShipment(
 
   // Product-id order, so two receipts touching the same products lock their stock rows in the same order.
   const byProduct = receipt.map((r, i) => ({ r, share: shares[i]! })).sort((a, b) => a.r.line.product_id - b.r.line.product_id);
+  const available = new AvailableStock();
   for (const { r, share } of byProduct) {
     const productId = r.line.product_id;
     const stocked = await applyStockChange(tx, accountId, productId, shipment.warehouse_id, { mode: 'delta', delta: r.units }, now);
     if (!stocked.ok) throw new Error(`receiving ${r.units} units of product ${productId} failed: ${stocked.message}`);
-    await fillBackorders(tx, accountId, productId, shipment.warehouse_id, now);
+    available.note(productId, shipment.warehouse_id, stocked.row.available);
     await recordLandedCost(tx, accountId, productId, { units: r.units, unitItemCost: r.unitItemCost, shippingShare: share });
   }
+  // The orders waiting for these SKUs get them, oldest first: backorders in this warehouse, kits built from
+  // the components received, and lines that waited for their SKU to be known (as any stock change does).
+  await available.release(tx, accountId, now, backorderPort);
 
   const receivedNow = new Map(receipt.map((r) => [r.line.id, r.units]));
   const complete = lines.every((l) => l.received_quantity + (receivedNow.get(l.id) ?? 0) >= l.quantity);

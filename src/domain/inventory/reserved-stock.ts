@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import { argList, argRow, compiledBySize, compiledStatement, everyColumn, listArgsOf, rowArgsOf } from '../../db/compiled.js';
 import type { InventoryReservationsTable } from '../../db/schema.js';
 import type { Tx } from '../../db/tx.js';
+import { ensureStockRow } from './stock.js';
 
 /**
  * Stock held by order lines, as the inventory area keeps it: reserved_quantity of the counters and the
@@ -35,6 +36,30 @@ export async function reserveStock(tx: Tx, accountId: number, productId: number,
 export async function reserveStockLeaving(tx: Tx, accountId: number, productId: number, warehouseId: number, units: number, now: Date): Promise<number | null> {
   const row = await reserveStatement.first(tx, { accountId, productId, warehouseId, units, iso: now.toISOString() });
   return row ? Number(row.available_quantity) : null;
+}
+
+const holdStatement = compiledStatement<{ available_quantity: number }, { accountId: number; productId: number; warehouseId: number }>((db, arg) =>
+  db
+    .updateTable('inventory')
+    .set((eb) => ({ available_quantity: eb.ref('available_quantity') }))
+    .where('account_id', '=', arg<number>('accountId'))
+    .where('product_id', '=', arg<number>('productId'))
+    .where('warehouse_id', '=', arg<number>('warehouseId'))
+    .returning('available_quantity'),
+);
+
+/**
+ * Holds a product's stock row in a warehouse until the transaction ends (creating it at zero when missing)
+ * and answers the units available there now. Routing places a backorder only while holding the row, so a
+ * parallel change adding stock there cannot miss it: either that change committed first (then the units
+ * show here and are reserved instead of backordered), or its conditional UPDATE waits for this transaction
+ * and its backorder fill, which runs after that UPDATE, sees the backorder. (On PostgreSQL an UPDATE that
+ * waited reads the row as the other transaction left it; SQLite runs one writer at a time anyway.)
+ */
+export async function holdStockRow(tx: Tx, accountId: number, productId: number, warehouseId: number, now: Date): Promise<number> {
+  await ensureStockRow(tx, accountId, productId, warehouseId, now);
+  const row = await holdStatement.first(tx, { accountId, productId, warehouseId });
+  return row ? Number(row.available_quantity) : 0;
 }
 
 /** Gives reserved units back to available; false when the counters hold fewer reserved units. */

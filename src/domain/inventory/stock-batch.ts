@@ -68,15 +68,21 @@ export interface KeyedStockChange {
   binLocation: string | null;
 }
 
+/** A stock row's available units after a change. */
+export interface StockLevel extends StockKey {
+  available: number;
+}
+
 /**
  * Applies changes that cannot be refused (cannotFail), at most one per (product, warehouse), as one
  * INSERT … ON CONFLICT DO UPDATE per mode and slice: a missing stock row is created with the change applied
  * to zero stock, an existing one gets the same conditional arithmetic as applyStockChange (the counters
  * are computed from the row's own columns by the statement, never read first). Refusable changes
- * (negative deltas) go through stockUpdater one by one.
+ * (negative deltas) go through stockUpdater one by one. Answers each row's available units after it.
  */
-export async function upsertStockChanges(db: Db, accountId: number, changes: readonly KeyedStockChange[], now: Date): Promise<void> {
+export async function upsertStockChanges(db: Db, accountId: number, changes: readonly KeyedStockChange[], now: Date): Promise<StockLevel[]> {
   const iso = now.toISOString();
+  const levels: StockLevel[] = [];
   const sorted = [...changes].sort((a, b) => a.key.productId - b.key.productId || a.key.warehouseId - b.key.warehouseId);
   for (const mode of ['delta', 'available', 'onhand'] as const) {
     const ofMode = sorted.filter((c) => c.change.mode === mode);
@@ -98,7 +104,7 @@ export async function upsertStockChanges(db: Db, accountId: number, changes: rea
           updated_at: iso,
         };
       });
-      await db
+      const written = await db
         .insertInto('inventory')
         .values(rows)
         .onConflict((oc) =>
@@ -128,21 +134,25 @@ export async function upsertStockChanges(db: Db, accountId: number, changes: rea
             };
           }),
         )
+        .returning(['product_id', 'warehouse_id', 'available_quantity'])
         .execute();
+      for (const r of written) levels.push({ productId: Number(r.product_id), warehouseId: Number(r.warehouse_id), available: Number(r.available_quantity) });
     }
   }
+  return levels;
 }
 
 /**
  * The conditional UPDATE of one stock change (applyStockChange's, without asOf and observedAt, through the
- * same compiled statements: updateStockRow), for a batch's refusable lines; true when it was applied.
+ * same compiled statements: updateStockRow), for a batch's refusable lines: the units available after it,
+ * or null when it was refused.
  */
-export function stockUpdater(db: Db): (accountId: number, key: StockKey, change: StockChange, binLocation: string | null, now: string) => Promise<boolean> {
+export function stockUpdater(db: Db): (accountId: number, key: StockKey, change: StockChange, binLocation: string | null, now: string) => Promise<number | null> {
   return async (accountId, key, change, binLocation, now) => {
     if (change.mode !== 'delta' && change.asOf) throw new Error('stockUpdater does not take asOf; use applyStockChange');
     const value = change.mode === 'delta' ? change.delta : change.quantity;
     const row = await updateStockRow(db, accountId, key.productId, key.warehouseId, change.mode, value, now, { observedAt: null, rejectStale: false, bin: binLocation });
-    return row !== undefined;
+    return row === undefined ? null : Number(row.available_quantity);
   };
 }
 

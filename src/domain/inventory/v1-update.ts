@@ -2,7 +2,9 @@ import type { Db, Tx } from '../../db/tx.js';
 import { findOrCreateProduct, type StandardProductIdType } from '../catalog/products.js';
 import { inventoryWarehouseNarrowing, type Principal } from '../accounts/principal.js';
 import { canUpdateInventory, listAccountWarehouses, type WarehouseRow } from '../accounts/warehouses.js';
+import { AvailableStock, type BackorderPort } from './backorder-port.js';
 import { applyStockChange, type StockChange } from './stock.js';
+import { touchProductsInventory } from './stock-touch.js';
 
 /**
  * POST /v1/inventory (document 2.4, resolutions §3): one item at a time, each in its own savepoint of the
@@ -75,8 +77,29 @@ function writeRefusal(principal: Principal, warehouse: WarehouseRow): string | n
 }
 
 /**
+ * What the items of one call leave to do once, after all of them: the changed products' inventory timestamps
+ * and listing stock copies move (touchProductsInventory), and the stock rows left with available units are
+ * handed to the orders waiting for them (one existence check for the whole call when none waits).
+ */
+export interface InventoryBatch {
+  touched: Set<number>;
+  available: AvailableStock;
+}
+
+export function newInventoryBatch(): InventoryBatch {
+  return { touched: new Set(), available: new AvailableStock() };
+}
+
+/** Ends a batch inside the call's transaction: waiting orders take the stock, then the products are touched. */
+export async function finishInventoryBatch(tx: Tx, accountId: number, batch: InventoryBatch, now: Date, backorders: BackorderPort): Promise<void> {
+  await batch.available.release(tx, accountId, now, backorders);
+  await touchProductsInventory(tx, accountId, [...batch.touched], now);
+}
+
+/**
  * Applies one item inside tx and returns its result; a failure throws InventoryItemRejected so the
- * edge rolls the item's transaction back and reports the result.
+ * edge rolls the item's transaction back and reports the result. With a batch, the product touch and the
+ * backorder fill wait for finishInventoryBatch; without one, they happen here (an item on its own).
  */
 export async function applyInventoryItemV1(
   tx: Tx,
@@ -85,7 +108,8 @@ export async function applyInventoryItemV1(
   item: InventoryItemV1,
   now: Date,
   asOf: Date | null,
-  touchLater?: Set<number>,
+  backorders: BackorderPort,
+  batch?: InventoryBatch,
 ): Promise<InventoryItemResultV1> {
   const warehouse = findWarehouse(principal, context, item.warehouse);
   const fail = (warehouseId: number | null, errorMessage: string) =>
@@ -108,8 +132,12 @@ export async function applyInventoryItemV1(
     binLocation: item.binLocation,
     // pulled_ts / validAsOf is when the counts were taken: recorded as the row's observation time.
     observedAt: item.change.mode === 'delta' ? null : asOf,
-    ...(touchLater ? { touchLater } : {}),
+    ...(batch ? { touchLater: batch.touched } : {}),
   });
   if (!outcome.ok) throw fail(warehouse.id, outcome.message);
+  // Units available here may be what backordered orders wait for (noted last: a rejected item notes nothing).
+  const available = batch?.available ?? new AvailableStock();
+  available.note(product.id, warehouse.id, outcome.row.available);
+  if (!batch) await available.release(tx, principal.accountId, now, backorders);
   return { SKU: item.sku, warehouseId: warehouse.id, success: true, errorMessage: '' };
 }

@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import { findProductBySku } from '../catalog/products.js';
+import type { BackorderPort } from './backorder-port.js';
 import { applyStockChange } from './stock.js';
 
 /** Why one entry of POST /v2/inventory failed (resolutions §4); UNSPECIFIED on success and on stale. */
@@ -62,7 +63,8 @@ export function parseQuantity(value: string | number | null): { ok: true; value:
 /**
  * One entry of POST /v2/inventory, inside its own transaction: sets the on-hand count of an existing SKU
  * in a warehouse whose stock the integration controls. v2 never creates products. An update observed
- * before the observation already held is discarded as stale and changes nothing.
+ * before the observation already held is discarded as stale and changes nothing. Units it leaves available
+ * go to the orders waiting for them in that warehouse, in the same transaction.
  */
 export async function updateInventoryEntry(
   tx: Tx,
@@ -70,6 +72,7 @@ export async function updateInventoryEntry(
   entry: InventoryUpdateEntry,
   observedAt: Date,
   now: Date,
+  backorders: BackorderPort,
 ): Promise<InventoryUpdateResult> {
   if (entry.sku === null || entry.sku.trim() === '') {
     return failedEntry(entry, 'UPDATE_FAILURE_REASON_MISSING_SKU', 'sku is required');
@@ -107,6 +110,7 @@ export async function updateInventoryEntry(
     }
     return failedEntry(entry, 'UPDATE_FAILURE_REASON_INVALID', outcome.message);
   }
+  if (outcome.row.available > 0) await backorders.stockAvailable(tx, principal.accountId, [{ productId: product.id, warehouseId: mapping.warehouseId }], now);
   return {
     sku: entry.sku,
     warehouseUniqueId: entry.warehouseUniqueId,

@@ -2,15 +2,17 @@ import type { Tx } from '../../db/tx.js';
 import { failedPrecondition, invalidArgument, invalidField } from '../errors.js';
 import type { CancellationReason, FulfillmentPort } from './fulfillment-port.js';
 import { releaseRouteUnits } from './reservations.js';
+import { fillWaitingOrders, stockKeysOfRoutes } from './fill-backorders.js';
 import { recomputeOrderStatus } from './status.js';
 
 /**
  * Cancelling units of an order: the one path behind v1 cancel, storefront cancel, the seller's cancel and
  * unpaid-order expiry. Only units not shipped can be cancelled. For each line the units come, in order,
- * from units never routed (unknown SKU, no default warehouse), then from the routes (backordered units
- * first, then reserved ones, whose stock goes back to available). A route whose warehouse has a
- * fulfillment order is pulled back first (resolutions §6: a NEW order just loses the units, an ACCEPTED
- * one gets a cancellation request in need_to_cancel).
+ * from units never routed (unrouted_quantity: unknown SKU, no default warehouse), then from the routes
+ * (backordered units first, then reserved ones, whose stock goes back to available and fills the orders
+ * waiting for it there). A route whose warehouse has a fulfillment order is pulled back first
+ * (resolutions §6: a NEW order just loses the units, an ACCEPTED one gets a cancellation request in
+ * need_to_cancel).
  *
  * Parallel cancels of the same units: every counter moves by a conditional UPDATE, so the second one finds
  * fewer units than it asked for and fails with 400 (its transaction rolls back, nothing half-done).
@@ -42,6 +44,7 @@ interface LineRow {
   quantity: number;
   cancel_quantity: number;
   shipped_quantity: number;
+  unrouted_quantity: number;
 }
 
 /** Units of a line that may still be cancelled: not shipped and not cancelled already. */
@@ -73,7 +76,8 @@ function wantedPerLine(input: CancelUnitsInput, lines: LineRow[]): Map<number, n
   return wanted;
 }
 
-async function cancelLine(tx: Tx, input: CancelUnitsInput, line: LineRow, units: number): Promise<void> {
+/** Cancels units of one line; answers the routes whose reserved stock it gave back (their stock rows gained units). */
+async function cancelLine(tx: Tx, input: CancelUnitsInput, line: LineRow, units: number): Promise<number[]> {
   const { accountId, orderId, now } = input;
   const routes = await tx
     .selectFrom('order_line_routes')
@@ -82,8 +86,9 @@ async function cancelLine(tx: Tx, input: CancelUnitsInput, line: LineRow, units:
     .where('line_id', '=', line.id)
     .orderBy('warehouse_id')
     .execute();
-  const routed = routes.reduce((n, r) => n + r.reserved_quantity + r.backorder_quantity, 0);
-  let left = units - Math.max(0, Math.min(units, cancellable(line) - routed));
+  const fromUnrouted = Math.min(units, line.unrouted_quantity);
+  let left = units - fromUnrouted;
+  const released: number[] = [];
   for (const route of routes) {
     if (left === 0) break;
     const take = Math.min(left, route.reserved_quantity + route.backorder_quantity);
@@ -97,20 +102,28 @@ async function cancelLine(tx: Tx, input: CancelUnitsInput, line: LineRow, units:
       reason: input.fulfillmentReason,
       now,
     });
-    const released = await releaseRouteUnits(tx, { accountId, routeId: route.id, quantity: take, now });
-    if (released < take) throw conflictingCancel(input, line.id);
-    left -= released;
+    const taken = await releaseRouteUnits(tx, { accountId, routeId: route.id, quantity: take, now });
+    if (taken < take) throw conflictingCancel(input, line.id);
+    // Backordered units go first and hold no stock: only units beyond them gave stock back.
+    if (take > route.backorder_quantity) released.push(route.id);
+    left -= taken;
   }
   if (left > 0) throw conflictingCancel(input, line.id);
   const updated = await tx
     .updateTable('sales_order_lines')
-    .set((eb) => ({ cancel_quantity: eb('cancel_quantity', '+', units), updated_at: now.toISOString() }))
+    .set((eb) => ({
+      cancel_quantity: eb('cancel_quantity', '+', units),
+      unrouted_quantity: eb('unrouted_quantity', '-', fromUnrouted),
+      updated_at: now.toISOString(),
+    }))
     .where('account_id', '=', accountId)
     .where('id', '=', line.id)
     .where((eb) => eb(eb(eb('cancel_quantity', '+', eb.ref('shipped_quantity')), '+', units), '<=', eb.ref('quantity')))
+    .where('unrouted_quantity', '>=', fromUnrouted)
     .returning('id')
     .executeTakeFirst();
   if (!updated) throw conflictingCancel(input, line.id);
+  return released;
 }
 
 /** Another change took the units between our read and our write: same answer as asking for too many. */
@@ -128,7 +141,7 @@ export async function cancelOrderUnits(tx: Tx, input: CancelUnitsInput): Promise
     .executeTakeFirstOrThrow();
   const lines = await tx
     .selectFrom('sales_order_lines')
-    .select(['id', 'quantity', 'cancel_quantity', 'shipped_quantity'])
+    .select(['id', 'quantity', 'cancel_quantity', 'shipped_quantity', 'unrouted_quantity'])
     .where('account_id', '=', accountId)
     .where('order_id', '=', orderId)
     .orderBy('position')
@@ -140,10 +153,11 @@ export async function cancelOrderUnits(tx: Tx, input: CancelUnitsInput): Promise
     throw failedPrecondition(`sales order ${orderId} has nothing left to cancel: shipped units cannot be cancelled`);
   }
   let cancelled = 0;
+  const released: number[] = [];
   for (const line of lines) {
     const units = wanted.get(line.id);
     if (!units) continue;
-    await cancelLine(tx, input, line, units);
+    released.push(...(await cancelLine(tx, input, line, units)));
     cancelled += units;
   }
   await tx
@@ -153,6 +167,8 @@ export async function cancelOrderUnits(tx: Tx, input: CancelUnitsInput): Promise
     .where('id', '=', orderId)
     .execute();
   const status = await recomputeOrderStatus(tx, accountId, orderId, now);
+  // The stock given back is available again: orders waiting for it take it (oldest first), in this transaction.
+  if (released.length > 0) await fillWaitingOrders(tx, accountId, await stockKeysOfRoutes(tx, accountId, released), now, input.fulfillment);
   return { cancelled, status };
 }
 

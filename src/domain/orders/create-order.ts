@@ -14,6 +14,7 @@ import { newOrderView, orderViews, type SalesOrderV1 } from './view.js';
 import { resolveRequestedSkus } from './sku-resolution.js';
 import type { FulfillmentPort } from './fulfillment-port.js';
 import { scheduleUnpaidExpiry } from './expiry.js';
+import { keepUnroutedUnits } from './unroutable-lines.js';
 
 /**
  * POST /v1/salesOrder (resolutions §3): a storefront's or a seller's order, idempotent on channelOrderId
@@ -45,7 +46,7 @@ const LINE_COLUMNS = everyColumn<LineInsert>()([
   'account_id', 'order_id', 'position', 'channel_line_item_id', 'status', 'requested_title', 'title', 'requested_sku', 'product_id',
   'sku', 'quantity', 'cancel_quantity', 'shipped_quantity', 'returned_quantity', 'unit_price', 'cost', 'total_weight',
   'package_dimensions', 'hazmat', 'refund', 'refund_reason', 'gift_wrap_message', 'gift_wrap_level', 'earliest_ship_by',
-  'latest_ship_by', 'earliest_deliver_by', 'latest_deliver_by', 'requested_service_level', 'created_at', 'updated_at',
+  'latest_ship_by', 'earliest_deliver_by', 'latest_deliver_by', 'requested_service_level', 'unrouted_quantity', 'created_at', 'updated_at',
 ]);
 const insertLines = compiledBySize<Selectable<SalesOrderLinesTable>, Record<string, unknown>>((db, arg, n) =>
   db
@@ -168,6 +169,8 @@ export async function createSalesOrder(
       cancel_quantity: 0,
       shipped_quantity: 0,
       returned_quantity: 0,
+      // An unknown SKU routes nothing: its units wait, counted as backordered (resolutions §6 "Unroutable lines").
+      unrouted_quantity: product === null ? columns.quantity : 0,
       refund: null,
       refund_reason: null,
       created_at: iso,
@@ -175,13 +178,16 @@ export async function createSalesOrder(
     };
   });
   const lines = (await insertLines.all(tx, lineRows.length, rowArgsOf(lineRows, LINE_COLUMNS))).sort((a, b) => a.position - b.position);
-  // Unknown SKUs stay on the order (requestedSku kept, sku null) but reserve and route nothing.
+  // Unknown SKUs stay on the order (requestedSku kept, sku null) but reserve and route nothing until stock of
+  // a product with that SKU arrives (src/domain/orders/route-unrouted-lines.ts).
   const toRoute = lines.flatMap((l) => (l.product_id === null ? [] : [{ lineId: l.id, productId: l.product_id, quantity: l.quantity }]));
   // Stock rows are locked in product order, the same in every order, so two orders for the same SKUs
   // in different line orders do not deadlock each other on PostgreSQL.
   toRoute.sort((a, b) => a.productId - b.productId || a.lineId - b.lineId);
   const hasKitLine = toRoute.some((l) => productById.get(l.productId)?.isKit === true);
-  const routes = await routeNewOrderLines(tx, accountId, inserted.id, toRoute, candidates, fallback, now, hasKitLine);
+  const { routes, unrouted } = await routeNewOrderLines(tx, accountId, inserted.id, toRoute, candidates, fallback, now, hasKitLine);
+  // Units with no warehouse to wait in (no default warehouse) are kept on their line like an unknown SKU's.
+  if (unrouted.size > 0) await keepUnroutedUnits(tx, accountId, unrouted, now);
   // Units routed to a shipping / 3PL warehouse become that integration's work (need_to_ship).
   await fulfillment.syncOrder(tx, accountId, inserted.id, now);
   // An unpaid order is cancelled if still unpaid 30 days after orderTs (a delayed job, src/domain/orders/expiry.ts).

@@ -81,7 +81,10 @@ export async function reserveKitComponents(
   return [...built.entries()].map(([warehouseId, n]) => ({ warehouseId, kits: n }));
 }
 
-/** Stores a kit route's recipe and the component units it holds. */
+/**
+ * Stores a kit route's recipe and the component units it holds; a route that already has them (a line routed
+ * again into the same warehouse) keeps its recipe and holds the new units too.
+ */
 export async function recordKitRoute(tx: Tx, accountId: number, routeId: number, recipe: KitRecipeEntry[], componentKits: number) {
   await tx
     .insertInto('order_route_kit_components')
@@ -92,6 +95,11 @@ export async function recordKitRoute(tx: Tx, accountId: number, routeId: number,
         component_product_id: c.componentProductId,
         component_quantity: c.quantity,
         reserved_quantity: c.quantity * componentKits,
+      })),
+    )
+    .onConflict((oc) =>
+      oc.columns(['account_id', 'route_id', 'component_product_id']).doUpdateSet((eb) => ({
+        reserved_quantity: eb('order_route_kit_components.reserved_quantity', '+', eb.ref('excluded.reserved_quantity')),
       })),
     )
     .execute();

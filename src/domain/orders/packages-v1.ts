@@ -10,7 +10,8 @@ import type { OrderScope } from './visibility.js';
 
 /**
  * POST /v1/salesOrder/shipments (resolutions §3): up to 50 packages in one transaction, so one bad package
- * fails the whole call and changes nothing. Replay-safe on (orderNumber, fulfillmentPackageId): a package
+ * (a shippedTs before the order's orderTs or more than a day ahead included: ship-date.ts) fails the whole
+ * call and changes nothing. Replay-safe on (orderNumber, fulfillmentPackageId): a package
  * already recorded is left as it is. Only packages with products mark lines shipped; a package without
  * products records carrier and tracking only.
  *
@@ -139,6 +140,7 @@ export async function recordV1Shipments(
         serviceLevel: p.service_level,
         tracking: p.tracking,
         shippedTs,
+        fieldPrefix: field,
         cost: decimalInput(`${field}.cost`, p.cost),
         lines,
         extra: {

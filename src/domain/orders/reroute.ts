@@ -3,6 +3,7 @@ import { conflict, invalidField } from '../errors.js';
 import type { FulfillmentPort } from './fulfillment-port.js';
 import { releaseRouteUnits } from './reservations.js';
 import { touchProductInventory } from '../inventory/stock-touch.js';
+import { fillWaitingOrders, stockKeysOfRoutes } from './fill-backorders.js';
 import { recomputeOrderStatus } from './status.js';
 import { recordReservation, reserveStock } from '../inventory/reserved-stock.js';
 
@@ -13,7 +14,8 @@ import { recordReservation, reserveStock } from '../inventory/reserved-stock.js'
  * loses the units, an ACCEPTED one gets a cancellation request), the units leave the old route (its
  * quantity drops; backordered units first, then reserved ones, whose stock goes back to available), they
  * join the route in the new warehouse as reserved units, and the new warehouse's fulfillment order is
- * created when it is mapped to a shipping/3PL integration.
+ * created when it is mapped to a shipping/3PL integration. Stock the move gave back in the old warehouse
+ * fills the backorders waiting there (fill-backorders.ts).
  */
 export interface RerouteInput {
   lineId: number;
@@ -124,4 +126,9 @@ export async function rerouteLine(tx: Tx, accountId: number, orderId: number, in
   await touchProductInventory(tx, accountId, productId, now);
   await fulfillment.syncOrder(tx, accountId, orderId, now);
   await recomputeOrderStatus(tx, accountId, orderId, now);
+  // Reserved units left the old warehouse (backordered ones go first and hold nothing): that stock is
+  // available there again, and the orders waiting for it take it, oldest first.
+  if (quantity > route.backorder_quantity) {
+    await fillWaitingOrders(tx, accountId, await stockKeysOfRoutes(tx, accountId, [route.id]), now, fulfillment);
+  }
 }

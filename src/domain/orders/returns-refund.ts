@@ -5,9 +5,11 @@ import { recomputeOrderStatus } from './status.js';
 
 /**
  * Refunds recorded by the seller (operator API): on a line they add to the line's refund and set its
- * refundReason (document 2.10 line fields); without a line they add to the order's accounting.refund (the
- * reason is kept beside it, the 2.10 shape has no order-level field for it). Either makes the order
- * REFUNDED (resolutions §6). Amounts are decimal strings added exactly, never as floats.
+ * refundReason (document 2.10 line fields); without a line they add to the order-level refund kept in the
+ * stored accounting.refund (the reason is kept beside it, the 2.10 shape has no order-level field for it).
+ * The views show the order's refund total, order-level plus lines (refund-totals.ts); the status becomes
+ * REFUNDED only when that total reaches the order's total and nothing is owed (status.ts, resolutions §6).
+ * Amounts are decimal strings added exactly, never as floats.
  */
 
 export interface RefundInput {

@@ -82,3 +82,41 @@ export function returnOrdersFor(entries: { view: ReturnOrderV1; lineIds: number[
     .map((e) => ({ ...e.view, returnItems: e.view.returnItems.filter((_, i) => visibleLines.has(e.lineIds[i]!)) }))
     .filter((r) => r.returnItems.length > 0);
 }
+
+/** Where a return stands, for the seller (the console); the v1 shape only says whether it was cancelled. */
+export type ReturnState = 'REQUESTED' | 'RECEIVED' | 'CLOSED' | 'CANCELLED';
+
+export interface ReturnProgress {
+  returnOrderId: number;
+  state: ReturnState;
+  receivedTs: string | null;
+  closedTs: string | null;
+  /** The warehouse the received units went back into; null when not restocked. */
+  restockWarehouseId: number | null;
+  restockedUnits: number;
+}
+
+export function returnStateOf(r: { cancelled: number; received_ts: string | null; closed_ts: string | null }): ReturnState {
+  if (r.cancelled === 1) return 'CANCELLED';
+  if (r.closed_ts !== null) return 'CLOSED';
+  return r.received_ts !== null ? 'RECEIVED' : 'REQUESTED';
+}
+
+/** The order's returns with their receipt and closing, oldest first. */
+export async function returnProgressOf(db: Db, accountId: number, orderId: number): Promise<ReturnProgress[]> {
+  const rows = await db
+    .selectFrom('sales_order_returns')
+    .select(['id', 'cancelled', 'received_ts', 'closed_ts', 'restock_warehouse_id', 'restocked_quantity'])
+    .where('account_id', '=', accountId)
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    returnOrderId: r.id,
+    state: returnStateOf(r),
+    receivedTs: r.received_ts,
+    closedTs: r.closed_ts,
+    restockWarehouseId: r.restock_warehouse_id,
+    restockedUnits: r.restocked_quantity,
+  }));
+}

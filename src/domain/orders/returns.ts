@@ -1,14 +1,15 @@
 import type { Tx } from '../../db/tx.js';
-import { failedPrecondition, invalidField, notFound } from '../errors.js';
+import { invalidField } from '../errors.js';
 import { decimalInput } from './decimal.js';
 import { recomputeOrderStatus } from './status.js';
 
 /**
- * Returns (document 2.10 "Return order", resolutions §6), recorded by the seller through the operator API:
- * a request makes the order RETURN_REQUESTED; receiving it adds the units to the lines' returned quantity,
- * and once every shipped unit of every line not cancelled is back the order is RETURNED. Only shipped
- * units can be returned: a line's units on open or received returns never exceed what it shipped.
- * Received units do not go back into stock by themselves; the warehouse's next stock update counts them.
+ * Returns (document 2.10 "Return order", resolutions §6), recorded by the seller through the operator API and
+ * the console. A return is requested (open), then received (returns-receive.ts: its units count as returned,
+ * and go back in stock in a warehouse the seller chooses, or not), and closed (returns-close.ts; closing a
+ * return that was never received cancels it). An open return shows on the order (RETURN_REQUESTED once
+ * nothing is owed; status.ts decides). Only shipped units can be returned: a line's units on returns not
+ * cancelled never exceed what it shipped.
  */
 
 export interface ReturnRequestInput {
@@ -86,40 +87,4 @@ export async function requestReturn(tx: Tx, accountId: number, orderId: number, 
     .execute();
   await recomputeOrderStatus(tx, accountId, orderId, now);
   return created.id;
-}
-
-/**
- * Records a requested return as received: its units count as returned on their lines. Receiving it again
- * changes nothing (the conditional UPDATE on received_ts lets exactly one caller through).
- */
-export async function receiveReturn(tx: Tx, accountId: number, orderId: number, returnId: number, now: Date): Promise<void> {
-  const found = await tx
-    .selectFrom('sales_order_returns')
-    .select(['id', 'cancelled', 'received_ts'])
-    .where('account_id', '=', accountId)
-    .where('order_id', '=', orderId)
-    .where('id', '=', returnId)
-    .executeTakeFirst();
-  if (!found) throw notFound(`return ${returnId} not found on this order`);
-  if (found.cancelled === 1) throw failedPrecondition(`return ${returnId} is cancelled`);
-  const iso = now.toISOString();
-  const claimed = await tx
-    .updateTable('sales_order_returns')
-    .set({ received_ts: iso })
-    .where('account_id', '=', accountId)
-    .where('id', '=', returnId)
-    .where('received_ts', 'is', null)
-    .returning('id')
-    .executeTakeFirst();
-  if (!claimed) return;
-  const items = await tx.selectFrom('sales_order_return_items').select(['line_id', 'quantity']).where('account_id', '=', accountId).where('return_id', '=', returnId).execute();
-  for (const item of items) {
-    await tx
-      .updateTable('sales_order_lines')
-      .set((eb) => ({ returned_quantity: eb('returned_quantity', '+', item.quantity), updated_at: iso }))
-      .where('account_id', '=', accountId)
-      .where('id', '=', item.line_id)
-      .execute();
-  }
-  await recomputeOrderStatus(tx, accountId, orderId, now);
 }

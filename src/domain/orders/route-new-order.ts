@@ -3,7 +3,7 @@ import { argRow, compiledBySize, everyColumn, rowArgsOf } from '../../db/compile
 import type { OrderLineRoutesTable } from '../../db/schema.js';
 import type { Tx } from '../../db/tx.js';
 import type { WarehouseRow } from '../accounts/warehouses.js';
-import { availableByProduct, recordReservations, reserveStockLeaving, type LedgerEntry } from '../inventory/reserved-stock.js';
+import { availableByProduct, holdStockRow, recordReservations, reserveStockLeaving, type LedgerEntry } from '../inventory/reserved-stock.js';
 import { touchProductsInventory } from '../inventory/stock-touch.js';
 import { routeLine, routeRowOf, type LineToRoute, type RoutingPlace } from './routing.js';
 
@@ -54,10 +54,17 @@ function bestCandidate(stock: Map<number, number>, candidates: readonly number[]
   return best;
 }
 
+/** What routing a new order's lines did: its routes, and the units of each line that found no place. */
+export interface NewOrderRouting {
+  /** The routes written, or null when the order has a kit line (the caller reads them back). */
+  routes: RouteRow[] | null;
+  /** Line id → units routed nowhere (no default warehouse): the line's unrouted_quantity. */
+  unrouted: Map<number, number>;
+}
+
 /**
- * Routes the lines of a new order (sorted by product, then line: the lock order) and answers the routes
- * written, or null when the order has a kit line (`hasKitLine`): then it takes routeLine and the caller
- * reads the routes back.
+ * Routes the lines of a new order (sorted by product, then line: the lock order). An order with a kit line
+ * (`hasKitLine`) takes routeLine line by line and answers routes null: the caller reads them back.
  */
 export async function routeNewOrderLines(
   tx: Tx,
@@ -68,12 +75,17 @@ export async function routeNewOrderLines(
   fallback: WarehouseRow | null,
   now: Date,
   hasKitLine: boolean,
-): Promise<RouteRow[] | null> {
-  if (lines.length === 0) return [];
+): Promise<NewOrderRouting> {
+  const unrouted = new Map<number, number>();
+  if (lines.length === 0) return { routes: [], unrouted };
   const productIds = [...new Set(lines.map((l) => l.productId))];
   if (hasKitLine) {
-    for (const line of lines) await routeLine(tx, accountId, { ...line, orderId }, candidates, fallback, now);
-    return null;
+    for (const line of lines) {
+      const places = await routeLine(tx, accountId, { ...line, orderId }, candidates, fallback, now);
+      const left = line.quantity - places.reduce((n, p) => n + p.reserved + p.backordered, 0);
+      if (left > 0) unrouted.set(line.lineId, left);
+    }
+    return { routes: null, unrouted };
   }
   const stock = candidates.length > 0 ? await availableByProduct(tx, accountId, productIds) : new Map<number, Map<number, number>>();
   const ledger: LedgerEntry[] = [];
@@ -88,22 +100,34 @@ export async function routeNewOrderLines(
       return entry;
     };
     let remaining = line.quantity;
-    for (let attempt = 0; remaining > 0 && candidates.length > 0 && attempt < MAX_PLACEMENT_ATTEMPTS; attempt++) {
-      const productStock = stock.get(line.productId)!;
-      const top = bestCandidate(productStock, candidates);
-      if (!top) break;
-      const take = Math.min(remaining, top.available);
-      const left = await reserveStockLeaving(tx, accountId, line.productId, top.warehouseId, take, now);
-      if (left === null) {
-        // A parallel order took units first: read this SKU's stock again, as routeLine would.
-        stock.set(line.productId, (await availableByProduct(tx, accountId, [line.productId])).get(line.productId)!);
-        continue;
+    const placeFrom = async (where: readonly number[]) => {
+      for (let attempt = 0; remaining > 0 && where.length > 0 && attempt < MAX_PLACEMENT_ATTEMPTS; attempt++) {
+        const productStock = stock.get(line.productId)!;
+        const top = bestCandidate(productStock, where);
+        if (!top) break;
+        const take = Math.min(remaining, top.available);
+        const left = await reserveStockLeaving(tx, accountId, line.productId, top.warehouseId, take, now);
+        if (left === null) {
+          // A parallel order took units first: read this SKU's stock again, as routeLine would.
+          stock.set(line.productId, (await availableByProduct(tx, accountId, [line.productId])).get(line.productId)!);
+          continue;
+        }
+        productStock.set(top.warehouseId, left);
+        place(top.warehouseId).reserved += take;
+        remaining -= take;
       }
-      productStock.set(top.warehouseId, left);
-      place(top.warehouseId).reserved += take;
-      remaining -= take;
-    }
-    if (remaining > 0 && fallback) place(fallback.id).backordered += remaining;
+    };
+    await placeFrom(candidates);
+    if (remaining > 0 && fallback) {
+      // As routeLine: the backorder is placed while holding the default warehouse's stock row, taking what
+      // a parallel change added there meanwhile.
+      const free = await holdStockRow(tx, accountId, line.productId, fallback.id, now);
+      if (free > 0) {
+        stock.get(line.productId)!.set(fallback.id, free);
+        await placeFrom([fallback.id]);
+      }
+      if (remaining > 0) place(fallback.id).backordered += remaining;
+    } else if (remaining > 0) unrouted.set(line.lineId, remaining);
     for (const p of placed.values()) {
       if (p.reserved > 0) {
         ledger.push({ productId: line.productId, warehouseId: p.warehouseId, lineId: line.lineId, units: p.reserved });
@@ -115,5 +139,5 @@ export async function routeNewOrderLines(
   await recordReservations(tx, accountId, ledger, now);
   const written = routes.length === 0 ? [] : await insertRoutes.all(tx, routes.length, rowArgsOf(routes, ROUTE_COLUMNS));
   await touchProductsInventory(tx, accountId, [...touched], now);
-  return written;
+  return { routes: written, unrouted };
 }

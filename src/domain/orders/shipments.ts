@@ -3,6 +3,7 @@ import { emitNudge } from '../callbacks/nudges.js';
 import { invalidArgument, invalidField } from '../errors.js';
 import { takeKitComponentUnits } from './kit-routing.js';
 import { touchProductInventory } from '../inventory/stock-touch.js';
+import { checkShipDate } from './ship-date.js';
 import { recomputeOrderStatus } from './status.js';
 import { reduceReservation, shipReservedStock } from '../inventory/reserved-stock.js';
 
@@ -50,6 +51,11 @@ export interface RecordShipmentInput {
    */
   trackingUrl?: string | null;
   shippedTs: Date;
+  /**
+   * Where the package is in the caller's request (`packages[2]`, `shipments[0]`), so a refused shippedTs names
+   * it; empty when the request holds one package.
+   */
+  fieldPrefix?: string;
   /** Decimal string. */
   cost?: string | null;
   /** Units per line; null = everything still owed in that warehouse; [] = a tracking-only package. */
@@ -67,7 +73,9 @@ const CAS_ATTEMPTS = 8;
 
 /**
  * Records one package and the units it ships. The caller has checked that the order is visible to it and
- * that the warehouse is the account's (and the caller's, for an integration). Throws invalidArgument, and
+ * that the warehouse is the account's (and the caller's, for an integration). A new package must be dated
+ * within the order's life (ship-date.ts: not before orderTs, at most a day ahead of now); a replay is not
+ * checked again, it answers as it did. Throws invalidArgument, and
  * the caller's transaction must then roll back: run each batch entry that may fail on its own in its own
  * transaction (or savepoint).
  */
@@ -117,6 +125,14 @@ export async function recordShipment(tx: Tx, input: RecordShipmentInput): Promis
     return { packageId: Number(existing.id), alreadyRecorded: true };
   }
   const packageId = Number(inserted.id);
+  const { order_ts: orderTs } = await tx
+    .selectFrom('sales_orders')
+    .select('order_ts')
+    .where('account_id', '=', accountId)
+    .where('id', '=', orderId)
+    .executeTakeFirstOrThrow();
+  const field = input.fieldPrefix ? `${input.fieldPrefix}.shippedTs` : 'shippedTs';
+  checkShipDate(field, input.externalPackageId, input.shippedTs, orderTs, now);
 
   const wanted = await unitsToShip(tx, input);
   for (const [lineId, quantity] of wanted) {

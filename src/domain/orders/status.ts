@@ -1,60 +1,110 @@
 import type { Tx } from '../../db/tx.js';
 import type { OrderStatus } from './model.js';
+import { accountingFacts, lineTotal, orderRefundTotal, orderTotal, refundsCover } from './refund-totals.js';
 
 /**
- * Order and line statuses are DERIVED from quantities and returns (resolutions §6), never set by hand:
- * every change to an order (cancel, shipment, re-route, return, refund, payment) ends with
- * recomputeOrderStatus in the same transaction.
+ * Order and line statuses are DERIVED from quantities, returns and refunds (resolutions §6, third review),
+ * never set by hand: every change to an order (cancel, shipment, re-route, return, refund, payment) ends
+ * with recomputeOrderStatus in the same transaction.
  *
- * Per line (q units, c cancelled, s shipped, r received back):
- * - c = q → CANCELLED;
- * - a refund recorded on the line → REFUNDED;
- * - s > 0, every shipped unit received back and nothing left owed → RETURNED;
- * - an open return (requested, not cancelled, not yet received) names the line → RETURN_REQUESTED;
- * - s + c = q with s ≥ 1 → SHIPPED; s ≥ 1 → PARTIALLY_SHIPPED;
- * - unpaid order → PENDING_PAYMENT; else PENDING.
- * The order, in that precedence: a refund recorded (on a line, or the order-level accounting.refund > 0)
- * → REFUNDED; every non-cancelled line RETURNED → RETURNED; an open return → RETURN_REQUESTED; then the
- * quantities: all lines cancelled → CANCELLED; every unit shipped or cancelled with ≥1 shipped →
- * SHIPPED; some shipped → PARTIALLY_SHIPPED; unpaid → PENDING_PAYMENT; else PENDING.
+ * Fulfillment comes first. While any unit is still owed (ordered, neither shipped nor cancelled) the status
+ * says only how far fulfillment got: some shipped → PARTIALLY_SHIPPED; unpaid → PENDING_PAYMENT; else
+ * PENDING. A refund or a return then changes nothing: the owed units stay reserved and in the shipper's
+ * queue (need_to_ship reads fulfillment orders, never this status), and a seller filtering on PENDING
+ * still finds the work. Once nothing is owed, the after-sale states apply, first match wins:
+ *   an open return (requested, not cancelled, not yet received) → RETURN_REQUESTED;
+ *   at least one unit shipped and every shipped unit received back → RETURNED;
+ *   refunds adding up to the total (refund-totals.ts) → REFUNDED;
+ *   every unit cancelled → CANCELLED; otherwise SHIPPED.
+ * For the order the refunds are its refund total (order-level + every line's refund) against the order's
+ * total; for a line, the line's refund against quantity × unitPrice. A line that still owes units is
+ * never RETURN_REQUESTED, RETURNED or REFUNDED either.
+ *
+ * The derivation is pure (deriveStatuses) so migration 025 can apply the same rule to stored orders.
  */
 
-interface LineState {
-  id: number;
-  status: string;
+export interface LineFacts {
   quantity: number;
-  cancel_quantity: number;
-  shipped_quantity: number;
-  returned_quantity: number;
+  cancelQuantity: number;
+  shippedQuantity: number;
+  /** Units received back on returns. */
+  returnedQuantity: number;
+  unitPrice: string | null;
   refund: string | null;
+  /** An open return (requested, not cancelled, not yet received) names this line. */
+  onOpenReturn: boolean;
 }
 
-function isPositiveDecimal(text: string | null | undefined): boolean {
-  return typeof text === 'string' && /^\d+(\.\d+)?$/.test(text) && /[1-9]/.test(text);
+export interface OrderFacts {
+  paid: boolean;
+  /** accounting.payment: the order's total when the channel sent it. */
+  payment: string | null;
+  /** accounting.refund: the order-level refund. */
+  orderRefund: string | null;
+  lines: readonly LineFacts[];
 }
 
-function lineStatus(line: LineState, paid: boolean, openReturn: boolean): OrderStatus {
-  const { quantity: q, cancel_quantity: c, shipped_quantity: s, returned_quantity: r } = line;
-  if (c >= q) return 'CANCELLED';
-  if (isPositiveDecimal(line.refund)) return 'REFUNDED';
-  if (s > 0 && r >= s && s + c >= q) return 'RETURNED';
-  if (openReturn) return 'RETURN_REQUESTED';
-  if (s > 0 && s + c >= q) return 'SHIPPED';
-  if (s > 0) return 'PARTIALLY_SHIPPED';
-  return paid ? 'PENDING' : 'PENDING_PAYMENT';
+export interface DerivedStatuses {
+  order: OrderStatus;
+  /** In the order of OrderFacts.lines. */
+  lines: OrderStatus[];
 }
 
-function orderStatus(lines: LineState[], statuses: OrderStatus[], paid: boolean, orderRefund: boolean, openReturn: boolean): OrderStatus {
-  if (orderRefund || statuses.includes('REFUNDED')) return 'REFUNDED';
-  const live = statuses.filter((s) => s !== 'CANCELLED');
-  if (live.length > 0 && live.every((s) => s === 'RETURNED')) return 'RETURNED';
-  if (openReturn) return 'RETURN_REQUESTED';
-  if (lines.length > 0 && live.length === 0) return 'CANCELLED';
-  const shipped = lines.reduce((n, l) => n + l.shipped_quantity, 0);
-  const settled = lines.every((l) => l.shipped_quantity + l.cancel_quantity >= l.quantity);
-  if (shipped > 0 && settled) return 'SHIPPED';
+/** Units of the line neither shipped nor cancelled: what a warehouse still owes. */
+export function owedUnits(line: Pick<LineFacts, 'quantity' | 'cancelQuantity' | 'shippedQuantity'>): number {
+  return Math.max(0, line.quantity - line.cancelQuantity - line.shippedQuantity);
+}
+
+interface Settled {
+  openReturn: boolean;
+  shipped: number;
+  allReturned: boolean;
+  refunded: boolean;
+  allCancelled: boolean;
+}
+
+/** The after-sale precedence, for an order or a line that owes nothing. */
+function settledStatus(s: Settled): OrderStatus {
+  if (s.openReturn) return 'RETURN_REQUESTED';
+  if (s.shipped > 0 && s.allReturned) return 'RETURNED';
+  if (s.refunded) return 'REFUNDED';
+  if (s.allCancelled) return 'CANCELLED';
+  return 'SHIPPED';
+}
+
+function fulfillmentStatus(shipped: number, paid: boolean): OrderStatus {
   if (shipped > 0) return 'PARTIALLY_SHIPPED';
   return paid ? 'PENDING' : 'PENDING_PAYMENT';
+}
+
+export function deriveLineStatus(line: LineFacts, paid: boolean): OrderStatus {
+  if (owedUnits(line) > 0) return fulfillmentStatus(line.shippedQuantity, paid);
+  return settledStatus({
+    openReturn: line.onOpenReturn,
+    shipped: line.shippedQuantity,
+    allReturned: line.returnedQuantity >= line.shippedQuantity,
+    refunded: refundsCover(line.refund, lineTotal(line)),
+    allCancelled: line.cancelQuantity >= line.quantity,
+  });
+}
+
+export function deriveOrderStatus(order: OrderFacts): OrderStatus {
+  const { lines, paid } = order;
+  // Creation refuses an order without lines; were one stored, it would have nothing to fulfil or settle.
+  if (lines.length === 0) return paid ? 'PENDING' : 'PENDING_PAYMENT';
+  const shipped = lines.reduce((n, l) => n + l.shippedQuantity, 0);
+  if (lines.some((l) => owedUnits(l) > 0)) return fulfillmentStatus(shipped, paid);
+  return settledStatus({
+    openReturn: lines.some((l) => l.onOpenReturn),
+    shipped,
+    allReturned: lines.every((l) => l.returnedQuantity >= l.shippedQuantity),
+    refunded: refundsCover(orderRefundTotal(order.orderRefund, lines.map((l) => l.refund)), orderTotal(order.payment, lines)),
+    allCancelled: lines.every((l) => l.cancelQuantity >= l.quantity),
+  });
+}
+
+export function deriveStatuses(order: OrderFacts): DerivedStatuses {
+  return { order: deriveOrderStatus(order), lines: order.lines.map((l) => deriveLineStatus(l, order.paid)) };
 }
 
 /**
@@ -72,7 +122,7 @@ export async function recomputeOrderStatus(tx: Tx, accountId: number, orderId: n
   const [lines, openReturnLines] = await Promise.all([
     tx
       .selectFrom('sales_order_lines')
-      .select(['id', 'status', 'quantity', 'cancel_quantity', 'shipped_quantity', 'returned_quantity', 'refund'])
+      .select(['id', 'status', 'quantity', 'cancel_quantity', 'shipped_quantity', 'returned_quantity', 'unit_price', 'refund'])
       .where('account_id', '=', accountId)
       .where('order_id', '=', orderId)
       .orderBy('position')
@@ -88,27 +138,36 @@ export async function recomputeOrderStatus(tx: Tx, accountId: number, orderId: n
       .where('r.received_ts', 'is', null)
       .execute(),
   ]);
-  const paid = order.paid === 1;
   const openLines = new Set(openReturnLines.map((r) => r.line_id));
-  const statuses = lines.map((l) => lineStatus(l, paid, openLines.has(l.id)));
-  const accounting = order.accounting === null ? null : (JSON.parse(order.accounting) as Record<string, string | null>);
-  const status = orderStatus(lines, statuses, paid, isPositiveDecimal(accounting?.refund), openLines.size > 0);
+  const derived = deriveStatuses({
+    paid: order.paid === 1,
+    ...accountingFacts(order.accounting),
+    lines: lines.map((l) => ({
+      quantity: l.quantity,
+      cancelQuantity: l.cancel_quantity,
+      shippedQuantity: l.shipped_quantity,
+      returnedQuantity: l.returned_quantity,
+      unitPrice: l.unit_price,
+      refund: l.refund,
+      onOpenReturn: openLines.has(l.id),
+    })),
+  });
 
   const iso = now.toISOString();
   for (const [i, line] of lines.entries()) {
-    if (line.status === statuses[i]) continue;
+    if (line.status === derived.lines[i]) continue;
     await tx
       .updateTable('sales_order_lines')
-      .set({ status: statuses[i]!, updated_at: iso })
+      .set({ status: derived.lines[i]!, updated_at: iso })
       .where('account_id', '=', accountId)
       .where('id', '=', line.id)
       .execute();
   }
   await tx
     .updateTable('sales_orders')
-    .set({ status, ...(iso > order.last_updated_ts ? { last_updated_ts: iso } : {}) })
+    .set({ status: derived.order, ...(iso > order.last_updated_ts ? { last_updated_ts: iso } : {}) })
     .where('account_id', '=', accountId)
     .where('id', '=', orderId)
     .execute();
-  return status;
+  return derived.order;
 }

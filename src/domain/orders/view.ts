@@ -4,6 +4,7 @@ import type { OrderLineRoutesTable, SalesOrderLinesTable, SalesOrdersTable } fro
 import { isIntegrationKind, warehouseUniqueIdFor, type Principal } from '../accounts/principal.js';
 import { decimalOutput } from './decimal.js';
 import { ACCOUNTING_FIELDS, type Address } from './model.js';
+import { orderRefundTotal } from './refund-totals.js';
 import type { OrderScope } from './visibility.js';
 import { returnOrdersByOrder, returnOrdersFor, type ReturnOrderV1 } from './returns-view.js';
 import { packagesByOrder, packageV1, type PackageV1 } from './packages.js';
@@ -156,10 +157,17 @@ function parseJson<T>(text: string | null): T | null {
   return text === null ? null : (JSON.parse(text) as T);
 }
 
-function accountingView(text: string | null): Record<string, number | null> | null {
+/**
+ * accounting as stored, except refund: the order's refund total, order-level plus every line's refund
+ * (resolutions §6, third review), so the order shows what was refunded wherever it was recorded. `lineRefunds`
+ * are all the order's lines, also in a narrowed view. An order without accounting that has a line refund
+ * shows an accounting object with only refund set.
+ */
+function accountingView(text: string | null, lineRefunds: readonly (string | null)[]): Record<string, number | null> | null {
   const stored = parseJson<Record<string, string>>(text);
-  if (stored === null) return null;
-  return Object.fromEntries(ACCOUNTING_FIELDS.map((f) => [f, decimalOutput(stored[f] ?? null)]));
+  const refund = orderRefundTotal(stored?.refund ?? null, lineRefunds);
+  if (stored === null && refund === null) return null;
+  return Object.fromEntries(ACCOUNTING_FIELDS.map((f) => [f, decimalOutput(f === 'refund' ? refund : (stored?.[f] ?? null))]));
 }
 
 export interface ProductInfo {
@@ -340,7 +348,8 @@ function assembleOrderViews(principal: Principal, orders: readonly OrderViewRow[
 
   const narrowed = scope.warehouseIds !== null;
   return orders.map((o) => {
-    const orderLines = (linesByOrder.get(o.id) ?? [])
+    const allLines = linesByOrder.get(o.id) ?? [];
+    const orderLines = allLines
       // A narrowed view keeps only the lines routed to the visible warehouses.
       .filter((l) => !narrowed || (routesByLine.get(l.id) ?? []).length > 0)
       .map((l) => lineView(principal, o, l, routesByLine.get(l.id) ?? [], l.product_id === null ? undefined : productById.get(l.product_id), narrowed, kitComponents));
@@ -362,7 +371,7 @@ function assembleOrderViews(principal: Principal, orders: readonly OrderViewRow[
       requestedServiceLevel: o.requested_service_level,
       standardServiceLevel: o.standard_service_level,
       shipBy: shipByOf(orderLines),
-      accounting: accountingView(o.accounting),
+      accounting: accountingView(o.accounting, allLines.map((l) => l.refund)),
       shippingAddress: parseJson<Address>(o.shipping_address),
       billingAddress: parseJson<Address>(o.billing_address),
       packages: (packagesOf.get(o.id) ?? []).map(packageV1),

@@ -21,11 +21,13 @@ import { registerAdminProductRoutes } from './products/index.js';
 import { registerListAccounts } from './list-accounts.js';
 import { registerListInstallations } from './list-installations.js';
 import { registerListWarehouses } from './list-warehouses.js';
+import { registerMapWarehouse } from './map-warehouse.js';
 import { registerRegisterApp } from './register-app.js';
 import { registerRevokeInstallation } from './revoke-installation.js';
 import { registerRevokeToken } from './revoke-token.js';
 import { registerRevokeTokenByValue } from './revoke-token-by-value.js';
 import { registerRotateAppSecrets } from './rotate-app-secrets.js';
+import { registerUnmapWarehouse } from './unmap-warehouse.js';
 import { registerAdminUserRoutes } from './users/index.js';
 import { registerAdminVendorRoutes } from './vendors/index.js';
 
@@ -48,6 +50,8 @@ export function registerAdminRoutes(app: App, deps: Deps): void {
   registerInstallApp(app, deps);
   registerListInstallations(app, deps);
   registerRevokeInstallation(app, deps);
+  registerMapWarehouse(app, deps);
+  registerUnmapWarehouse(app, deps);
   registerCreateToken(app, deps);
   registerRevokeToken(app, deps);
   registerRevokeTokenByValue(app, deps);

@@ -3,6 +3,7 @@ import type { App } from '../types.js';
 import type { Deps } from '../../deps.js';
 import { withTx } from '../../db/tx.js';
 import { installApp } from '../../domain/accounts/installations.js';
+import { warehouseWorkPort } from '../../domain/fulfillment/warehouse-handover.js';
 import { ADMIN_ROUTE_CONFIG, AccountParams, Id, TAGS, adminResponses } from './schemas.js';
 
 const InstallBody = Type.Object(
@@ -65,19 +66,23 @@ export function registerInstallApp(app: App, deps: Deps) {
           'Creates a storefront (SALES_CHANNEL) or an integration with warehouse mappings and a one-time code the ' +
           'partner exchanges at POST /v1/token. An INVENTORY or THIRD_PARTY_LOGISTICS installation controls the ' +
           "stock of its warehouses; a warehouse already controlled by another active one is a 409. A warehouse " +
-          'of another account is a 404.',
+          'ships with one SHIPPING or THIRD_PARTY_LOGISTICS installation at a time: mapping one that another active ' +
+          'installation already fulfils is a 409 naming that installation (id and app name); unmap the warehouse ' +
+          'from it or uninstall it first. A shipping or 3PL installation gets the units already owed in its ' +
+          'warehouses as new fulfillment orders. A warehouse of another account is a 404.',
         params: AccountParams,
         body: InstallBody,
         response: adminResponses(
           { 201: Installed },
           [400, 401, 404, 409],
-          "a warehouse's stock is already controlled by another active integration",
+          "a warehouse already ships with another active SHIPPING or THIRD_PARTY_LOGISTICS installation (the message names it), " +
+            "or its stock is already controlled by another active integration",
         ),
       },
     },
     async (request, reply) => {
       const { accountId } = request.params;
-      const installed = await withTx(deps.db.db, (tx) => installApp(tx, accountId, request.body, deps.clock.now()));
+      const installed = await withTx(deps.db.db, (tx) => installApp(tx, accountId, request.body, deps.clock.now(), warehouseWorkPort));
       const { storefrontId, integrationId, ...rest } = installed;
       return reply
         .code(201)

@@ -254,7 +254,18 @@ export const SalesOrderV1 = Type.Object(
     requestedServiceLevel: Nullable(Type.String()),
     standardServiceLevel: Type.String(),
     shipBy: Nullable(Timestamp),
-    accounting: Nullable(Type.Object(Object.fromEntries(ACCOUNTING_FIELDS.map((f) => [f, Nullable(Type.Number())])))),
+    accounting: Nullable(
+      Type.Object(
+        Object.fromEntries(
+          ACCOUNTING_FIELDS.map((f) => [
+            f,
+            f === 'refund'
+              ? Nullable(Type.Number({ description: "the order's refund total: the order-level refund plus every line's refund; null when none" }))
+              : Nullable(Type.Number()),
+          ]),
+        ),
+      ),
+    ),
     shippingAddress: Nullable(Address),
     billingAddress: Nullable(Address),
     packages: Type.Array(PackageV1, { description: 'packages shipped (POST /v1/salesOrder/shipments or v2 shipments)' }),

@@ -13,6 +13,9 @@ import {
   type StockKey,
 } from '../../inventory/stock-batch.js';
 import { touchProductsInventory } from '../../inventory/stock-touch.js';
+import { AvailableStock } from '../../inventory/backorder-port.js';
+import { backorderPort } from '../../fulfillment/backorder-port.js';
+import type { Tx } from '../../../db/tx.js';
 import { MAX_QUANTITY } from '../../inventory/v2-update.js';
 import { clip, lineError, parseWholeNumber, skuProblem } from './cells.js';
 import { mapHeader } from './header-map.js';
@@ -23,7 +26,8 @@ import type { ImportKind, LineError, ParsedLine } from './types.js';
  * `quantity` (sets available) | `onhand_quantity` (sets on-hand) | `delta_quantity` (adds), optional
  * `bin_location`. The modes mean what they mean in POST /v1/inventory. An import acts for the seller:
  * a warehouse whose stock an integration controls is refused per line, as in v1. An unknown SKU is created
- * only with createNewProducts.
+ * only with createNewProducts. Stock a chunk leaves available fills the orders waiting for it (oldest
+ * first) in the chunk's transaction, as any stock change does.
  */
 const COLUMNS = ['sku', 'warehouse', 'quantity', 'onhand_quantity', 'delta_quantity', 'bin_location'] as const;
 type Column = (typeof COLUMNS)[number];
@@ -130,7 +134,9 @@ export const inventoryImport: ImportKind<Plan, Row> = {
       if (change) folded.push({ key: group.key, change, binLocation: group.lines.reduce<string | null>((bin, l) => l.row.binLocation ?? bin, null) });
       else stepwise.push(group);
     }
-    await upsertStockChanges(db, ctx.accountId, folded, ctx.now);
+    // Rows left with available units are where backordered orders may now be filled (after the chunk's lines).
+    const available = new AvailableStock();
+    for (const level of await upsertStockChanges(db, ctx.accountId, folded, ctx.now)) available.note(level.productId, level.warehouseId, level.available);
     const changedProducts = new Set<number>(folded.map((f) => f.key.productId));
 
     const newRows = await ensureStockRows(db, ctx.accountId, stepwise.map((g) => g.key), ctx.now);
@@ -140,9 +146,11 @@ export const inventoryImport: ImportKind<Plan, Row> = {
     const changeColumn = plan.header[plan.index.delta_quantity ?? plan.index.quantity ?? 0] ?? '';
     for (const { key, lines: groupLines } of stepwise) {
       for (const a of groupLines) {
-        if (await update(ctx.accountId, key, a.row.change, a.row.binLocation, iso)) {
+        const left = await update(ctx.accountId, key, a.row.change, a.row.binLocation, iso);
+        if (left !== null) {
           changedProducts.add(key.productId);
           usedRows.add(`${key.productId}:${key.warehouseId}`);
+          available.note(key.productId, key.warehouseId, left);
         } else {
           // Only a delta can be refused by the update itself (it would take the stock below zero).
           errors.push(lineError(a.line, changeColumn, a.row.change.mode === 'delta' ? `delta_quantity ${a.row.change.delta} would make the available quantity negative` : 'the stock row is gone'));
@@ -155,6 +163,8 @@ export const inventoryImport: ImportKind<Plan, Row> = {
     if (unusedRows.length > 0) await deleteNewStockRows(db, ctx.accountId, unusedRows);
     const unusedProducts = [...created.values()].filter((id) => !changedProducts.has(id));
     if (unusedProducts.length > 0) await deleteUnusedNewProducts(db, ctx.accountId, unusedProducts);
+    // The orders waiting for the stock get it in the chunk's transaction, oldest first (one check when none waits).
+    await available.release(db as Tx, ctx.accountId, ctx.now, backorderPort);
     await touchProductsInventory(db, ctx.accountId, [...changedProducts], ctx.now);
     return errors;
   },

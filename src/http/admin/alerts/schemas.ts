@@ -29,11 +29,21 @@ const EXAMPLE_ALERT = {
 
 export const AlertView = Type.Object(
   {
-    alertId: Type.Integer(),
-    fulfillmentOrderId: Type.String({ description: 'the fulfillment order (document 3.3) the alert is about' }),
+    alertId: Nullable(Type.Integer({ description: 'null for an UNROUTABLE_LINE alert, which is not resolved by hand' })),
+    fulfillmentOrderId: Nullable(
+      Type.String({ description: 'the fulfillment order (document 3.3) the alert is about; null for an UNROUTABLE_LINE alert (about the order\'s line)' }),
+    ),
     orderNumber: Type.String({ description: 'the sales order' }),
-    warehouseId: Type.Integer({ description: 'the fulfillment order\'s warehouse' }),
-    type: Type.String({ description: 'ALERT_TYPE_FULFILL, ALERT_TYPE_LATE_SHIPMENT, ALERT_TYPE_LOST or ALERT_TYPE_OTHER' }),
+    warehouseId: Nullable(
+      Type.Integer({
+        description:
+          "the fulfillment order's warehouse; for UNROUTABLE_LINE the default warehouse the line's units count as backordered in (null when the account has none)",
+      }),
+    ),
+    type: Type.String({
+      description:
+        'ALERT_TYPE_FULFILL, ALERT_TYPE_LATE_SHIPMENT, ALERT_TYPE_LOST or ALERT_TYPE_OTHER; UNROUTABLE_LINE for an order line that could not be routed',
+    }),
     message: Type.String(),
     lineItemId: Nullable(Type.String({ description: 'the line it concerns, when one' })),
     raisedBy: Type.Unsafe<'SERVICE' | 'INTEGRATION'>({
@@ -59,12 +69,30 @@ export const ListAlertsQuery = Type.Object({
   cursor: Type.Optional(Type.String({ description: 'nextCursor of the previous page; repeat the same filters' })),
 });
 
+const EXAMPLE_UNROUTABLE = {
+  alertId: null,
+  fulfillmentOrderId: null,
+  orderNumber: '1043',
+  warehouseId: 1,
+  type: 'UNROUTABLE_LINE',
+  message:
+    'Line 33: 2 × "GIFT-CARD-RED" could not be sent to a warehouse: no product in your catalog has this SKU. They count as ' +
+    'backordered in Main. Add a product with this SKU and put it in stock: the line is then routed like any backorder. Or cancel these units.',
+  lineItemId: '33',
+  raisedBy: 'SERVICE',
+  raisedByInstallationId: null,
+  status: 'OPEN',
+  resolution: null,
+  createdAt: '2026-11-21T22:20:00.000Z',
+  resolvedTs: null,
+};
+
 export const AlertList = Type.Object(
   {
-    results: Type.Array(AlertView, { description: 'newest first' }),
+    results: Type.Array(AlertView, { description: 'UNROUTABLE_LINE alerts first (newest line first), then the fulfillment alerts newest first' }),
     nextCursor: Type.String({ description: 'pass as cursor for the next page; "" on the last page' }),
   },
-  { examples: [{ results: [EXAMPLE_ALERT], nextCursor: '' }] },
+  { examples: [{ results: [EXAMPLE_UNROUTABLE, EXAMPLE_ALERT], nextCursor: '' }] },
 );
 
 export const ResolveBody = Type.Object(

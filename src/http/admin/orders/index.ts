@@ -1,6 +1,7 @@
 import type { Deps } from '../../../deps.js';
 import type { App } from '../../types.js';
 import { registerAdminCancelOrder } from './cancel-order.js';
+import { registerAdminCloseReturn } from './close-return.js';
 import { registerAdminReceiveReturn } from './receive-return.js';
 import { registerAdminRecordRefund } from './record-refund.js';
 import { registerAdminRequestReturn } from './request-return.js';
@@ -12,5 +13,6 @@ export function registerAdminOrderRoutes(app: App, deps: Deps): void {
   registerAdminRerouteLine(app, deps);
   registerAdminRequestReturn(app, deps);
   registerAdminReceiveReturn(app, deps);
+  registerAdminCloseReturn(app, deps);
   registerAdminRecordRefund(app, deps);
 }

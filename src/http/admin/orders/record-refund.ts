@@ -27,7 +27,10 @@ export function registerAdminRecordRefund(app: App, deps: Deps) {
         summary: 'Record a refund',
         description:
           'With lineItemId: adds the amount to the line\'s refund and sets its refundReason. Without: adds it to ' +
-          'the order\'s accounting.refund. Either makes the order (and a refunded line) REFUNDED. Answers the order.',
+          'the order-level refund. The order\'s accounting.refund shows its refund total (order-level plus every ' +
+          'line\'s refund). The order becomes REFUNDED only once no unit is owed and that total reaches the order\'s ' +
+          'total (accounting.payment, else the lines\' quantity × unitPrice); a line likewise against its own total. ' +
+          'A partial refund, or one on an order still owing units, leaves the status as it was. Answers the order.',
         params: OrderParams,
         body: Body,
         response: adminResponses({ 200: SalesOrderV1 }, [400, 401, 404]),

@@ -36,8 +36,9 @@ export function registerAdminRequestReturn(app: App, deps: Deps) {
         summary: 'Record a return request',
         description:
           'Records a return of shipped units (more than a line shipped, counting its other returns, is a 400). ' +
-          'The order becomes RETURN_REQUESTED and lists the return in returnOrders (originalQuantity is the ' +
-          'line\'s ordered quantity). The same channelReturnId again changes nothing. Answers the order (v1 shape).',
+          'The order lists the return in returnOrders (originalQuantity is the line\'s ordered quantity). It becomes ' +
+          'RETURN_REQUESTED once no unit is owed; while units are owed its status stays as it was (a fully shipped ' +
+          'line shows RETURN_REQUESTED). The same channelReturnId again changes nothing. Answers the order (v1 shape).',
         params: OrderParams,
         body: Body,
         response: adminResponses({ 200: SalesOrderV1 }, [400, 401, 404]),

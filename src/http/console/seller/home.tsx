@@ -7,6 +7,7 @@ import { storefrontsFailingStatusCheck } from '../../../domain/callbacks/status-
 import { countFulfillmentAttention } from '../../../domain/fulfillment/attention.js';
 import { countPlannedIngestions } from '../../../domain/listings/ingestion-session.js';
 import { countRecentFailedReports } from '../../../domain/reports/failed-recently.js';
+import { countOrdersWithUnroutableLines } from '../../../domain/orders/unroutable-lines.js';
 import { Layout } from '../layout.js';
 import { pageContext, sendHtml } from '../render.js';
 import { sellerOf } from '../session.js';
@@ -42,7 +43,8 @@ export function registerSellerHome(scope: FastifyInstance, deps: Deps): void {
     const accountId = user.accountId;
     const now = deps.clock.now();
     const account = await getAccount(db, accountId);
-    const [alerts, rejected, late, dead, planned, failing, failed] = await Promise.all([
+    const [unroutable, alerts, rejected, late, dead, planned, failing, failed] = await Promise.all([
+      countOrdersWithUnroutableLines(db, accountId),
       countFulfillmentAttention(db, accountId, 'alert', now),
       countFulfillmentAttention(db, accountId, 'rejected', now),
       countFulfillmentAttention(db, accountId, 'late', now),
@@ -52,6 +54,7 @@ export function registerSellerHome(scope: FastifyInstance, deps: Deps): void {
       countRecentFailedReports(db, accountId, now),
     ]);
     const items: AttentionItem[] = [
+      { label: 'orders with a line that could not be sent to a warehouse (unknown SKU or no warehouse)', count: unroutable, href: '/console/orders?needs=unroutable' },
       { label: 'open alerts on fulfillment orders', count: alerts, href: '/console/orders?needs=alert' },
       { label: 'rejected fulfillment orders still holding units', count: rejected, href: '/console/orders?needs=rejected' },
       { label: 'fulfillment orders unacknowledged for more than 24 h', count: late, href: '/console/orders?needs=late' },

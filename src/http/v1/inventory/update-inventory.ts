@@ -5,10 +5,12 @@ import { isRetryableTxError, withTx } from '../../../db/tx.js';
 import {
   InventoryItemRejected,
   applyInventoryItemV1,
+  finishInventoryBatch,
   loadInventoryUpdateContext,
+  newInventoryBatch,
   type InventoryItemResultV1,
 } from '../../../domain/inventory/v1-update.js';
-import { touchProductsInventory } from '../../../domain/inventory/stock-touch.js';
+import { backorderPort } from '../../../domain/fulfillment/backorder-port.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
 import { InventoryUpdateResultV1, InventoryUpdateV1 } from '../../schemas/inventory-v1.js';
@@ -38,7 +40,8 @@ export function registerUpdateInventory(app: App, deps: Deps) {
           'warehouse, one whose stock another integration controls, one outside an inventory:self token\'s ' +
           'warehouses, or a delta that would take the available quantity below zero fails that item only and ' +
           'changes nothing for it. Unknown SKUs are created with the identifiers given. `errorMessage` is "" on ' +
-          'success.',
+          'success.\n\nStock that an item leaves available fills the orders backordered in that warehouse (oldest order ' +
+          'first) and routes waiting lines whose SKU it is (unknown SKU, no warehouse), in the same transaction.',
         body: InventoryUpdateV1,
         response: v1Responses({ 200: InventoryUpdateResultV1 }, [400, 401, 403, 409, 413, 429]),
       },
@@ -52,12 +55,13 @@ export function registerUpdateInventory(app: App, deps: Deps) {
       // nothing and does not affect the others, and the call commits once instead of once per item.
       const results = await withTx(db, async (tx) => {
         const out: InventoryItemResultV1[] = [];
-        // The changed products' inventory timestamps and listing stock copies move once, after the items.
-        const touched = new Set<number>();
+        // The changed products' inventory timestamps and listing stock copies move once, after the items, and
+        // the orders waiting for the stock get it then (one check for the call when none waits).
+        const batch = newInventoryBatch();
         for (const item of plan.items) {
           const now = deps.clock.now();
           try {
-            out.push(await inSavepoint(tx, () => applyInventoryItemV1(tx, principal, context, item, now, plan.asOf, touched), () => true));
+            out.push(await inSavepoint(tx, () => applyInventoryItemV1(tx, principal, context, item, now, plan.asOf, backorderPort, batch), () => true));
           } catch (error) {
             if (error instanceof InventoryItemRejected) {
               out.push(error.result);
@@ -75,7 +79,7 @@ export function registerUpdateInventory(app: App, deps: Deps) {
             });
           }
         }
-        await touchProductsInventory(tx, principal.accountId, [...touched], deps.clock.now());
+        await finishInventoryBatch(tx, principal.accountId, batch, deps.clock.now(), backorderPort);
         return out;
       });
       return { results };

@@ -61,7 +61,10 @@ export function registerCreateShipments(app: App, deps: Deps) {
           'on (orderNumber, fulfillmentPackageId): a package already recorded is left unchanged. A package with ' +
           '`products` marks those units shipped (each product by `lineItemId`, or by a `sku` that is on exactly ' +
           'one line); a package without products records carrier and tracking only. Shipped units come out of ' +
-          'the units routed to `warehouseId` (reserved first, then backordered). Any token that sees the order ' +
+          'the units routed to `warehouseId` (reserved first, then backordered). `shippedTs` (default: the time of ' +
+          'the request) may be neither before the order\'s `orderTs` nor more than a day after the time of the ' +
+          'request: either is a 400 naming the package (`packages[i].shippedTs` and its fulfillmentPackageId), ' +
+          'nothing recorded. Any token that sees the order ' +
           'may ship it; a shipping, inventory or 3PL token only from its own warehouses (else 403). Answers ' +
           '`orderDetails`: each order named, once, in the order first named, as the caller sees it.',
         body: ShipmentsBody,

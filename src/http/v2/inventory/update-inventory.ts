@@ -8,6 +8,7 @@ import {
   type InventoryUpdateEntry,
   type InventoryUpdateResult,
 } from '../../../domain/inventory/v2-update.js';
+import { backorderPort } from '../../../domain/fulfillment/backorder-port.js';
 import { principalOf } from '../../plugins/auth.js';
 import { timestampParam } from '../../params.js';
 import { v2Responses } from '../../schemas/common.js';
@@ -51,7 +52,8 @@ export function registerUpdateInventory(app: App, deps: Deps) {
           '`observedTs` is required: an entry observed before the count already held is discarded with stale true ' +
           '(failureReason UNSPECIFIED) and changes nothing, so out-of-order deliveries are harmless. Field names may ' +
           'also be snake_case (observed_ts, warehouse_unique_id, bin_location); quantity is an int32 (0 to 2147483647), ' +
-          'as a JSON number or string.',
+          'as a JSON number or string. Units an entry leaves available fill the orders backordered in that warehouse ' +
+          '(oldest order first) in the entry\'s transaction.',
         body: UpdateInventoryBody,
         response: v2Responses({ 200: UpdateInventoryResponse }, [400, 401, 403, 409, 413, 429]),
       },
@@ -64,7 +66,7 @@ export function registerUpdateInventory(app: App, deps: Deps) {
       const results: InventoryUpdateResult[] = [];
       for (const entry of entries) {
         try {
-          results.push(await withTx(deps.db.db, (tx) => updateInventoryEntry(tx, principal, entry, observedAt, now)));
+          results.push(await withTx(deps.db.db, (tx) => updateInventoryEntry(tx, principal, entry, observedAt, now, backorderPort)));
         } catch (error) {
           // One broken entry must not lose the outcome of the others; the detail stays in the log.
           request.log.error({ err: error, sku: entry.sku }, 'v2 inventory update entry failed');

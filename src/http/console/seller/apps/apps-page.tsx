@@ -42,7 +42,14 @@ function InstalledRow({ i, appName, tokens, warehouseNames }: { i: InstallationV
         <Badge tone={i.status === 'ACTIVE' ? 'ok' : 'none'} text={i.status === 'ACTIVE' ? 'Active' : `Revoked ${formatTs(i.revokedAt)}`} />
       </td>
       <td>
-        {i.storefrontId !== null ? <a href={`/console/apps/storefronts/${i.storefrontId}`}>{target}</a> : target}
+        {i.storefrontId !== null ? (
+          <a href={`/console/apps/storefronts/${i.storefrontId}`}>{target}</a>
+        ) : i.integrationId !== null ? (
+          // Its warehouses, and uninstalling it: on its own page.
+          <a href={`/console/apps/integrations/${i.integrationId}`}>{target}</a>
+        ) : (
+          target
+        )}
       </td>
       <td>
         {i.mappings.length === 0 ? (

@@ -3,9 +3,11 @@ import type { Deps } from '../../../../deps.js';
 import { withTx } from '../../../../db/tx.js';
 import { getApp, type AppRecord } from '../../../../domain/accounts/apps.js';
 import { installApp, type InstallInput } from '../../../../domain/accounts/installations.js';
-import { isIntegrationKind } from '../../../../domain/accounts/principal.js';
+import { isIntegrationKind, kindFulfilsOrders } from '../../../../domain/accounts/principal.js';
+import { warehouseFulfillers, type WarehouseFulfiller } from '../../../../domain/accounts/warehouse-mappings.js';
 import { listAccountWarehouses, type WarehouseRow } from '../../../../domain/accounts/warehouses.js';
 import { isAppError } from '../../../../domain/errors.js';
+import { warehouseWorkPort } from '../../../../domain/fulfillment/warehouse-handover.js';
 import { Field, field, fields } from '../../components.js';
 import { CsrfField, Layout, type PageContext } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
@@ -13,11 +15,13 @@ import { cspWithFormTargets } from '../../security.js';
 import { flash, sellerOf } from '../../session.js';
 import { idParam } from '../params.js';
 import { KIND_LABELS } from './apps-page.js';
+import { inSellerWords } from './seller-words.js';
 
 /** The mapping row's text field of one warehouse: the partner's id for it. */
 const uniqueIdField = (warehouseId: number) => `uid_${warehouseId}`;
 
-function WarehouseMappings({ warehouses }: { warehouses: WarehouseRow[] }) {
+/** Shipping and 3PL apps see which warehouses already ship with another app (one at a time: installing there is refused). */
+function WarehouseMappings({ warehouses, shippers }: { warehouses: WarehouseRow[]; shippers: Map<number, WarehouseFulfiller> }) {
   if (warehouses.length === 0) return <p class="flash bad">This account has no warehouse to map; ask the operator to create one first.</p>;
   return (
     <fieldset>
@@ -27,7 +31,7 @@ function WarehouseMappings({ warehouses }: { warehouses: WarehouseRow[] }) {
         <div class="mapping">
           <label>
             <input type="checkbox" name="warehouse" value={String(w.id)} />
-            <span safe>{`${w.name}${w.channelFulfilled ? ' (channel-fulfilled)' : ''}${w.controlledBy !== null ? ` — stock controlled by installation ${w.controlledBy}` : ''}`}</span>
+            <span safe>{`${w.name}${w.channelFulfilled ? ' (channel-fulfilled)' : ''}${w.controlledBy !== null ? ` — stock controlled by installation ${w.controlledBy}` : ''}${shippers.has(w.id) ? ` — ships with ${shippers.get(w.id)!.appName}` : ''}`}</span>
           </label>
           <Field label={`Partner's id for ${w.name}`} name={uniqueIdField(w.id)} />
         </div>
@@ -36,7 +40,7 @@ function WarehouseMappings({ warehouses }: { warehouses: WarehouseRow[] }) {
   );
 }
 
-function InstallPage({ ctx, app, warehouses }: { ctx: PageContext; app: AppRecord; warehouses: WarehouseRow[] }) {
+function InstallPage({ ctx, app, warehouses, shippers }: { ctx: PageContext; app: AppRecord; warehouses: WarehouseRow[]; shippers: Map<number, WarehouseFulfiller> }) {
   return (
     <Layout ctx={ctx} title={`Install ${app.name}`}>
       <h1 safe>{`Install ${app.name}`}</h1>
@@ -51,7 +55,7 @@ function InstallPage({ ctx, app, warehouses }: { ctx: PageContext; app: AppRecor
       <form class="stack" method="post" action={`/console/apps/${app.id}/install`} hx-boost="false">
         <CsrfField token={ctx.csrfToken} />
         {isIntegrationKind(app.kind) ? (
-          <WarehouseMappings warehouses={warehouses} />
+          <WarehouseMappings warehouses={warehouses} shippers={shippers} />
         ) : (
           <Field label="Storefront name" name="storefrontName" hint={`The channel label orders carry; empty: ${app.name}`} />
         )}
@@ -82,9 +86,10 @@ export function registerInstallApp(scope: FastifyInstance, deps: Deps): void {
     if (!user) return reply;
     const app = await getApp(deps.db.db, idParam(request.params, 'appId'));
     const warehouses = isIntegrationKind(app.kind) ? await listAccountWarehouses(deps.db.db, user.accountId) : [];
+    const shippers = kindFulfilsOrders(app.kind) ? await warehouseFulfillers(deps.db.db, user.accountId) : new Map<number, WarehouseFulfiller>();
     // The form's answer redirects to the partner's site: this page's CSP lets the form go there.
     reply.header('Content-Security-Policy', cspWithFormTargets([new URL(app.redirectUri).origin]));
-    return sendHtml(reply, <InstallPage ctx={pageContext(request, reply, user, '/console/apps')} app={app} warehouses={warehouses} />);
+    return sendHtml(reply, <InstallPage ctx={pageContext(request, reply, user, '/console/apps')} app={app} warehouses={warehouses} shippers={shippers} />);
   });
 
   scope.post('/apps/:appId/install', { schema: { hide: true } }, async (request, reply) => {
@@ -93,7 +98,9 @@ export function registerInstallApp(scope: FastifyInstance, deps: Deps): void {
     const app = await getApp(deps.db.db, idParam(request.params, 'appId'));
     let redirectUrl: string;
     try {
-      const installed = await withTx(deps.db.db, (tx) => installApp(tx, user.accountId, installInput(app, request.body), deps.clock.now()));
+      const installed = await inSellerWords(() =>
+        withTx(deps.db.db, (tx) => installApp(tx, user.accountId, installInput(app, request.body), deps.clock.now(), warehouseWorkPort)),
+      );
       request.log.info({ installationId: installed.installationId, appId: app.id }, 'console: app installed');
       redirectUrl = installed.redirectUrl;
     } catch (error) {

@@ -6,6 +6,7 @@ import { canUpdateInventory } from '../../../../domain/accounts/warehouses.js';
 import { failedPrecondition } from '../../../../domain/errors.js';
 import { searchStockBySkuPrefix } from '../../../../domain/inventory/console-stock.js';
 import { InventoryItemRejected, applyInventoryItemV1, loadInventoryUpdateContext } from '../../../../domain/inventory/v1-update.js';
+import { backorderPort } from '../../../../domain/fulfillment/backorder-port.js';
 import { InventoryUpdateV1 } from '../../../schemas/inventory-v1.js';
 import { planInventoryUpdate } from '../../../v1/inventory/update-body.js';
 import { Badge, Field, Pager, PostForm, Select, Table, field, formAction, formatTs } from '../../components.js';
@@ -125,7 +126,7 @@ export function registerStockPages(scope: FastifyInstance, deps: Deps): void {
       const plan = planInventoryUpdate(checkForm(InventoryUpdateV1, { products: [item] }));
       const context = await loadInventoryUpdateContext(deps.db.db, principal);
       try {
-        const result = await withTx(deps.db.db, (tx) => applyInventoryItemV1(tx, principal, context, plan.items[0]!, deps.clock.now(), plan.asOf));
+        const result = await withTx(deps.db.db, (tx) => applyInventoryItemV1(tx, principal, context, plan.items[0]!, deps.clock.now(), plan.asOf, backorderPort));
         return `Stock of ${result.SKU} updated.`;
       } catch (error) {
         // What POST /v1/inventory answers as a failed item (success false) is a refusal the seller reads.

@@ -1,7 +1,9 @@
 import type { SellerFulfillmentOrder } from '../../../../domain/fulfillment/seller-order-view.js';
 import type { OrderRouteDetail } from '../../../../domain/orders/route-detail.js';
+import type { UnroutableLine } from '../../../../domain/orders/unroutable-lines.js';
 import type { SalesOrderV1 } from '../../../../domain/orders/view.js';
 import { Badge, Field, formatTs, PostForm, Table } from '../../components.js';
+import type { ReturnsData } from './returns-section.js';
 import { statusTone } from './status-tone.js';
 
 /** The order page's sections; the route in detail.tsx loads the data and decides which actions apply. */
@@ -10,8 +12,12 @@ export interface DetailData {
   order: SalesOrderV1;
   routes: OrderRouteDetail[];
   fulfillment: SellerFulfillmentOrder[];
+  /** Lines (or units of them) not sent to any warehouse yet: they count as backordered (unroutable-lines.ts). */
+  unroutable: UnroutableLine[];
   warehouseName: (id: number) => string;
   integrationName: (id: number) => string;
+  /** Where each return stands and where returned units may go back into stock. */
+  returns: ReturnsData;
   csrfToken: string;
   base: string;
 }
@@ -23,7 +29,8 @@ export function LinesSection({ d, canCancel }: { d: DetailData; canCancel: boole
       <h2 id="lines">Lines</h2>
       <Table caption="Order lines" head={['Line', 'SKU', 'Title', 'Status', 'Ordered', 'Shipped', 'Cancelled', 'Backordered', 'Unit price', 'Refund']}>
         {d.order.products.map((l) => {
-          const backordered = d.routes.filter((r) => String(r.lineId) === l.lineItemId).reduce((n, r) => n + r.backordered, 0);
+          const unrouted = d.unroutable.find((u) => String(u.lineId) === l.lineItemId)?.units ?? 0;
+          const backordered = d.routes.filter((r) => String(r.lineId) === l.lineItemId).reduce((n, r) => n + r.backordered, unrouted);
           return (
             <tr>
               <td safe>{l.lineItemId}</td>

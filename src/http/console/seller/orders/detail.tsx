@@ -2,28 +2,39 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../../deps.js';
 import { listInstallations } from '../../../../domain/accounts/installations.js';
 import { sellerPrincipalFor } from '../../../../domain/accounts/principal.js';
-import { listAccountWarehouses } from '../../../../domain/accounts/warehouses.js';
+import { canUpdateInventory, listAccountWarehouses } from '../../../../domain/accounts/warehouses.js';
 import { sellerFulfillmentOrdersOf } from '../../../../domain/fulfillment/seller-order-view.js';
 import { getSalesOrder } from '../../../../domain/orders/order-actions.js';
+import { readOrderRefunds, type OrderRefunds } from '../../../../domain/orders/order-refunds.js';
+import { owedUnits } from '../../../../domain/orders/status.js';
+import type { SalesOrderV1 } from '../../../../domain/orders/view.js';
 import { orderRouteDetails } from '../../../../domain/orders/route-detail.js';
+import { unroutableLinesOf } from '../../../../domain/orders/unroutable-lines.js';
+import { UnroutableSection } from './unroutable-section.js';
 import { Badge, Field, formatTs, PostForm, Table } from '../../components.js';
 import { Layout } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
 import { FulfillmentSection, LinesSection, RoutingSection, type DetailData } from './detail-sections.js';
+import { returnProgressOf } from '../../../../domain/orders/returns-view.js';
+import { ReturnsTable } from './returns-section.js';
+import { byTime, returnEvents, type TimelineEvent } from './timeline.js';
 import { statusTone } from './status-tone.js';
 import { appNames } from '../../../../domain/accounts/app-catalog.js';
 
-/** Statuses with units that can still be cancelled or moved (nothing is owed once shipped or closed). */
-const OPEN_STATUSES = ['PENDING_PAYMENT', 'PENDING', 'PARTIALLY_SHIPPED'];
+/**
+ * Cancel and re-route are offered whenever the API allows them: while a line still owes units (neither
+ * shipped nor cancelled), whatever the status says (resolutions §6: a refund or a return never hides owed work).
+ */
+const owesUnits = (order: SalesOrderV1) => order.products.some((l) => owedUnits(l) > 0);
 
 /**
  * The domain keeps no change log for orders: the timeline is built from the timestamps the rows carry
  * (order, routes, fulfillment orders, alerts, packages, returns), which is what a seller asks "what happened".
  */
-function timelineOf(d: DetailData): { ts: string; what: string }[] {
+function timelineOf(d: DetailData): TimelineEvent[] {
   const o = d.order;
-  const events: { ts: string; what: string }[] = [{ ts: o.orderTs, what: `Ordered on ${o.channel}` }];
+  const events: TimelineEvent[] = [{ ts: o.orderTs, what: `Ordered on ${o.channel}` }];
   if (o.acceptedTs) events.push({ ts: o.acceptedTs, what: 'Accepted by the channel' });
   for (const r of d.routes) events.push({ ts: r.routedAt, what: `Line ${r.lineId}: ${r.quantity} unit(s) routed to ${d.warehouseName(r.warehouseId)}` });
   for (const fo of d.fulfillment) {
@@ -36,12 +47,19 @@ function timelineOf(d: DetailData): { ts: string; what: string }[] {
     }
   }
   for (const p of o.packages) events.push({ ts: p.shippedTs, what: `Package ${p.packageId} shipped${p.carrier ? ` with ${p.carrier}` : ''}` });
-  for (const r of o.returnOrders) events.push({ ts: r.requestTs, what: `Return ${r.returnOrderId} requested${r.cancelled ? ' (cancelled)' : ''}` });
+  events.push(...returnEvents(o.returnOrders, d.returns.progress, d.warehouseName));
   events.push({ ts: o.lastUpdatedTs, what: `Last change (status ${o.status})` });
-  return events.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
+  return byTime(events);
 }
 
-function PackagesAndReturns({ d, canReturn, canRefund }: { d: DetailData; canReturn: boolean; canRefund: boolean }) {
+/** The order's refund total and where it was recorded: the same sum as the API's accounting.refund. */
+function refundSummary(r: OrderRefunds): string {
+  if (r.total === null) return 'Refunded: nothing.';
+  const of = r.orderTotal === null ? '' : ` of the order total ${r.orderTotal}`;
+  return `Refunded: ${r.total}${of} (order refund ${r.orderLevel ?? '0'}, line refunds ${r.lines ?? '0'}).`;
+}
+
+function PackagesAndReturns({ d, refunds, canReturn, canRefund }: { d: DetailData; refunds: OrderRefunds; canReturn: boolean; canRefund: boolean }) {
   const o = d.order;
   const shipped = o.products.filter((l) => l.shippedQuantity > 0);
   return (
@@ -63,22 +81,8 @@ function PackagesAndReturns({ d, canReturn, canRefund }: { d: DetailData; canRet
           ))}
         </Table>
       )}
-      {o.returnOrders.length > 0 ? (
-        <Table caption="Returns" head={['Return', 'Channel return id', 'Requested', 'Items', 'State']}>
-          {o.returnOrders.map((r) => (
-            <tr>
-              <td safe>{String(r.returnOrderId)}</td>
-              <td safe>{r.channelReturnId ?? '–'}</td>
-              <td safe>{formatTs(r.requestTs)}</td>
-              <td safe>{r.returnItems.map((i) => `${i.quantity} × ${i.SKU}${i.refundAmount === null ? '' : ` (refund ${i.refundAmount})`}`).join(', ')}</td>
-              <td>{r.cancelled ? 'cancelled' : 'open'}</td>
-            </tr>
-          ))}
-        </Table>
-      ) : (
-        ''
-      )}
-      <p safe>{`Order refund: ${o.accounting?.refund ?? 0}`}</p>
+      <ReturnsTable returns={o.returnOrders} data={d.returns} warehouseName={d.warehouseName} base={d.base} csrfToken={d.csrfToken} />
+      <p safe>{refundSummary(refunds)}</p>
       {canReturn && shipped.length > 0 ? (
         <details>
           <summary>Record a return</summary>
@@ -134,29 +138,37 @@ export function registerSellerOrderDetail(scope: FastifyInstance, deps: Deps): v
     // Another account's order number is simply not found (404 page), as in the API.
     const order = await getSalesOrder(db, sellerPrincipalFor(accountId), request.params.orderNumber);
     const orderId = Number(order.orderNumber);
-    const [routes, fulfillment, warehouses, installations] = await Promise.all([
+    const [routes, fulfillment, warehouses, installations, refunds] = await Promise.all([
       orderRouteDetails(db, accountId, orderId),
       sellerFulfillmentOrdersOf(db, accountId, orderId),
       listAccountWarehouses(db, accountId),
       listInstallations(db, accountId),
+      readOrderRefunds(db, accountId, orderId),
     ]);
     const ctx = pageContext(request, reply, user, '/console/orders');
     const warehouseNames = new Map(warehouses.map((w) => [w.id, w.name]));
     const names = await appNames(db, installations.map((i) => i.appId));
+    const unroutable = await unroutableLinesOf(db, accountId, orderId);
+    const returnProgress = await returnProgressOf(db, accountId, orderId);
     const d: DetailData = {
       order,
       routes,
       fulfillment,
+      unroutable,
       warehouseName: (id) => warehouseNames.get(id) ?? `warehouse ${id}`,
       integrationName: (id) => {
         const i = installations.find((x) => x.installationId === id);
         if (!i) return `integration ${id}`;
         return `${names.get(i.appId) ?? `${i.kind.toLowerCase().replace(/_/g, ' ')} integration`} (${id})${i.status === 'REVOKED' ? ', revoked' : ''}`;
       },
+      returns: {
+        progress: returnProgress,
+        restockTargets: warehouses.filter((w) => canUpdateInventory(sellerPrincipalFor(accountId), w)).map((w) => ({ id: w.id, name: w.name })),
+      },
       csrfToken: ctx.csrfToken,
       base: `/console/orders/${order.orderNumber}`,
     };
-    const open = OPEN_STATUSES.includes(order.status);
+    const open = owesUnits(order);
     const targets = warehouses.filter((w) => !w.channelFulfilled).map((w) => ({ id: w.id, name: w.name }));
     return sendHtml(
       reply,
@@ -194,10 +206,11 @@ export function registerSellerOrderDetail(scope: FastifyInstance, deps: Deps): v
         ) : (
           ''
         )}
+        <UnroutableSection lines={d.unroutable} />
         <LinesSection d={d} canCancel={open} />
         <RoutingSection d={d} canReroute={open} targets={targets} />
         <FulfillmentSection d={d} />
-        <PackagesAndReturns d={d} canReturn={order.products.some((l) => l.shippedQuantity > 0)} canRefund={order.status !== 'PENDING_PAYMENT'} />
+        <PackagesAndReturns d={d} refunds={refunds} canReturn={order.products.some((l) => l.shippedQuantity > 0)} canRefund={order.status !== 'PENDING_PAYMENT'} />
         <section aria-labelledby="timeline">
           <h2 id="timeline">Timeline</h2>
           <ol class="timeline">

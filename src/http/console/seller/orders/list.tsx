@@ -6,6 +6,7 @@ import { invalidField } from '../../../../domain/errors.js';
 import { ATTENTION_KINDS, ordersNeedingAttention, type AttentionKind } from '../../../../domain/fulfillment/attention.js';
 import { ORDER_STATUSES, type OrderStatus } from '../../../../domain/orders/model.js';
 import { listSellerOrders, type SellerOrderKeyset } from '../../../../domain/orders/seller-list.js';
+import { ordersWithUnroutableLines } from '../../../../domain/orders/unroutable-lines.js';
 import { decodeV2Cursor, encodeCursor } from '../../../pagination.js';
 import { Badge, Field, formatTs, Pager, Select, Table } from '../../components.js';
 import { Layout } from '../../layout.js';
@@ -25,10 +26,15 @@ const isCursor = (v: unknown): v is Cursor =>
 // Bound to the account, like the API's cursors: another account's cursor is an invalid cursor.
 const cursorRoute = (accountId: number) => `GET /console/orders#${accountId}`;
 
-const NEEDS_LABELS: Record<AttentionKind, string> = {
+/** The fulfillment checks, and orders with a line that could not be routed (an orders-area check). */
+type NeedsKind = AttentionKind | 'unroutable';
+const NEEDS_KINDS: readonly string[] = [...ATTENTION_KINDS, 'unroutable'];
+
+const NEEDS_LABELS: Record<NeedsKind, string> = {
   alert: 'with an open alert',
   rejected: 'with a rejected fulfillment order holding units',
   late: 'with fulfillment unacknowledged for more than 24 h',
+  unroutable: 'with a line that could not be sent to a warehouse',
 };
 
 function text(query: unknown, name: string): string {
@@ -52,8 +58,8 @@ export function registerSellerOrderList(scope: FastifyInstance, deps: Deps): voi
     const q = request.query;
     const params = { status: text(q, 'status'), channel: text(q, 'channel'), from: text(q, 'from'), to: text(q, 'to'), sku: text(q, 'sku'), needs: text(q, 'needs') };
     if (params.status !== '' && !(ORDER_STATUSES as readonly string[]).includes(params.status)) throw invalidField('status', 'is not an order status');
-    if (params.needs !== '' && !(ATTENTION_KINDS as readonly string[]).includes(params.needs)) throw invalidField('needs', 'is not a known check');
-    const needs = params.needs === '' ? null : (params.needs as AttentionKind);
+    if (params.needs !== '' && !NEEDS_KINDS.includes(params.needs)) throw invalidField('needs', 'is not a known check');
+    const needs = params.needs === '' ? null : (params.needs as NeedsKind);
     const [installations, stores] = await Promise.all([listInstallations(db, accountId), listCustomStores(db, accountId)]);
     const channels: [string, string][] = [
       ['', 'Any channel'],
@@ -72,7 +78,12 @@ export function registerSellerOrderList(scope: FastifyInstance, deps: Deps): voi
         orderedFrom: dateBound('from', params.from, 0),
         orderedBefore: dateBound('to', params.to, 1),
         sku: params.sku === '' ? null : params.sku,
-        orderIds: needs === null ? null : await ordersNeedingAttention(db, accountId, needs, deps.clock.now()),
+        orderIds:
+          needs === null
+            ? null
+            : needs === 'unroutable'
+              ? await ordersWithUnroutableLines(db, accountId)
+              : await ordersNeedingAttention(db, accountId, needs, deps.clock.now()),
       },
       before,
       PAGE_SIZE,
