@@ -36,7 +36,15 @@ export async function patchListingWithStock(
  * the rest). Listings are read a page ahead; a chunk that finds the checkpoint moved by another run (the
  * seller's request and the job, or a worker that lost its lease) reads the session and page again.
  */
-export async function runIngestionApply(db: Db, accountId: number, ingestionId: number, now: () => Date, budgetMs = Infinity): Promise<boolean> {
+export async function runIngestionApply(
+  db: Db,
+  accountId: number,
+  ingestionId: number,
+  now: () => Date,
+  budgetMs = Infinity,
+  // Between chunks: the event loop's turn, and on SQLite a wait for a checkpoint when the WAL grew (DbHandle.relieveWal).
+  betweenChunks: () => Promise<void> = nextTurn,
+): Promise<boolean> {
   const started = performance.now();
   let session = await loadSession(db, accountId, ingestionId);
   let rows: IngestedRow[] = [];
@@ -57,7 +65,7 @@ export async function runIngestionApply(db: Db, accountId: number, ingestionId: 
       rows = rows.slice(applied);
     }
     if (performance.now() - started >= budgetMs) return false;
-    await nextTurn();
+    await betweenChunks();
   }
 }
 

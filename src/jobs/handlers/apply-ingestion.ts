@@ -3,6 +3,7 @@ import { withTx } from '../../db/tx.js';
 import { isAppError } from '../../domain/errors.js';
 import { runIngestionApply } from '../../domain/inventory/listing-writes.js';
 import { APPLY_INGESTION_JOB, loadSession, recordApplyStopped, type ApplyIngestionPayload } from '../../domain/listings/ingestion-apply.js';
+import { nextTurn } from '../../lib/next-turn.js';
 import { errorSummary, type Job } from '../types.js';
 
 export { APPLY_INGESTION_JOB };
@@ -23,7 +24,10 @@ export async function runApplyIngestion(deps: Deps, job: Job): Promise<void> {
   const { accountId, sessionId } = sessionOf(job);
   let done: boolean;
   try {
-    done = await runIngestionApply(deps.db.db, accountId, sessionId, () => deps.clock.now());
+    done = await runIngestionApply(deps.db.db, accountId, sessionId, () => deps.clock.now(), Infinity, async () => {
+      await deps.db.relieveWal?.();
+      await nextTurn();
+    });
   } catch (error) {
     // Refused before its first listing: the plan is PLANNED again with the reason, for the seller.
     if (isAppError(error) && (await loadSession(deps.db.db, accountId, sessionId)).status === 'PLANNED') {

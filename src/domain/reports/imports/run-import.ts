@@ -56,6 +56,7 @@ export async function runImport(deps: Deps, report: ReportRow): Promise<void> {
       if (!ok) return;
       pacer.took(chunk.lines, performance.now() - began);
       done += chunk.lines;
+      await deps.db.relieveWal?.();
     }
   } catch (error) {
     // The first pass read this file through, so only a file removed since gets here: a retry would not
