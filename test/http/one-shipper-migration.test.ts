@@ -7,7 +7,13 @@ import { createAccount } from '../../src/domain/accounts/accounts.js';
 import { registerApp } from '../../src/domain/accounts/apps.js';
 import type { AppKind } from '../../src/domain/accounts/principal.js';
 import { createWarehouse } from '../../src/domain/accounts/warehouses.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, withSchemaLock, type TestApp } from '../helpers/app.js';
+
+const underSchemaLock = async (fn: () => Promise<void>): Promise<void> => {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) await withSchemaLock(url, 'exclusive', fn);
+  else await fn();
+};
 
 /**
  * Migration 027 on a database that let several shipping/3PL integrations map one warehouse: the oldest active
@@ -39,11 +45,15 @@ describe('migration 027: one shipping/3PL integration per warehouse', () => {
     t = await createTestApp();
     db = t.deps.db.db as unknown as Kysely<unknown>;
     // The schema as 026 left it: no fulfills column, no one-shipper index, one fulfillment order per (order, warehouse).
-    await sql`drop index warehouse_mappings_one_fulfiller`.execute(db);
-    await sql`alter table warehouse_mappings drop column fulfills`.execute(db);
-    await sql`drop index fulfillment_orders_live_order_warehouse`.execute(db);
-    await sql`drop index fulfillment_orders_order_warehouse`.execute(db);
-    await sql`create unique index fulfillment_orders_order_warehouse on fulfillment_orders (account_id, order_id, warehouse_id)`.execute(db);
+    // On PostgreSQL under the exclusive schema lock: a parallel test file's migrator introspects every schema's
+    // columns by name, and a column dropped under it fails that file with "column … does not exist".
+    await underSchemaLock(async () => {
+      await sql`drop index warehouse_mappings_one_fulfiller`.execute(db);
+      await sql`alter table warehouse_mappings drop column fulfills`.execute(db);
+      await sql`drop index fulfillment_orders_live_order_warehouse`.execute(db);
+      await sql`drop index fulfillment_orders_order_warehouse`.execute(db);
+      await sql`create unique index fulfillment_orders_order_warehouse on fulfillment_orders (account_id, order_id, warehouse_id)`.execute(db);
+    });
 
     const now = t.deps.clock.now();
     ids.account = (await createAccount(t.deps.db.db, { name: 'Doubled' }, now)).accountId;
