@@ -61,7 +61,13 @@ function pages(s: Awaited<ReturnType<typeof seed>>): { page: string; who: 'selle
   const seller = [
     '/console/home',
     '/console/orders',
+    // The orders list's search (one order's channel order id; a word every order has), a tab, a sort by total.
+    '/console/orders?q=SEED-4242',
+    '/console/orders?q=seed&sort=total-desc',
+    '/console/orders?tab=to-ship&sort=total-asc',
+    '/console/orders?tab=cancelled',
     `/console/orders/${s.orderNumber}`,
+    `/console/orders/${s.orderNumber}/packing-slip`,
     '/console/apps',
     '/console/inventory',
     '/console/inventory/kits',

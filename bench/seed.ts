@@ -11,6 +11,7 @@ import type { Deps } from '../src/deps.js';
 import { createAccount, issueSellerToken } from '../src/domain/accounts/accounts.js';
 import { SCOPES } from '../src/domain/accounts/principal.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
+import { orderSearchRows } from '../src/domain/orders/order-search.js';
 import { chunks, expectOk, installPartner } from './harness.js';
 
 /** Rows per INSERT statement (the widest table has ~35 columns; SQLite allows 32 766 parameters). */
@@ -76,6 +77,10 @@ export async function cloneOrders(db: Db, accountId: number, templateOrderId: nu
       for (const rows of chunks(routeRows, ROWS_PER_INSERT)) await tx.insertInto('order_line_routes').values(rows).execute();
       for (const rows of chunks(reservationRows, ROWS_PER_INSERT)) await tx.insertInto('inventory_reservations').values(rows).execute();
       for (const rows of chunks(fulfillmentRows, ROWS_PER_INSERT)) await tx.insertInto('fulfillment_orders').values(rows).execute();
+      // What order creation writes for the console's search and total sort (src/domain/orders/order-search.ts).
+      const search = orderSearchRows(accountId, orderRows, lineRows);
+      for (const rows of chunks(search.terms, ROWS_PER_INSERT)) await tx.insertInto('sales_order_search_terms').values(rows).execute();
+      for (const rows of chunks(search.totals, ROWS_PER_INSERT)) await tx.insertInto('sales_order_totals').values(rows).execute();
     });
   }
   // PostgreSQL: the clones took explicit ids past each table's sequence; move the sequences past them, or the

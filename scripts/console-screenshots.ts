@@ -28,6 +28,7 @@ const PAGES: Shot[] = [
   { file: 'seller-apps.png', path: '/console/apps', as: 'seller' },
   { file: 'seller-orders.png', path: '/console/orders', as: 'seller' },
   { file: 'seller-order.png', path: '/console/orders/1', as: 'seller' },
+  { file: 'seller-packing-slip.png', path: '/console/orders/1/packing-slip', as: 'seller' },
   { file: 'seller-inventory.png', path: '/console/inventory', as: 'seller' },
   { file: 'seller-listings.png', path: '/console/listings', as: 'seller' },
   { file: 'seller-reports.png', path: '/console/reports', as: 'seller' },
@@ -75,7 +76,9 @@ async function main(): Promise<void> {
           channelOrderId: `SHOT-${i + 1}`,
           orderTs: now.toISOString(),
           customerName: 'Ada Buyer',
-          shippingAddress: { name: 'Ada Buyer', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', countryCode: 'US' },
+          customerEmail: 'ada.buyer@example.com',
+          shippingAddress: { name: 'Ada Buyer', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', phone: '+1 217 555 0142', countryCode: 'US' },
+          billingAddress: { name: 'Ada Buyer', company: 'Buyer & Co', addressLine1: '200 Market St', city: 'Springfield', state: 'IL', postalCode: '62702', countryCode: 'US' },
           products: [{ sku, quantity: 2, unitPrice: '12.50', channelLineItemId: 'L1' }],
         },
       });

@@ -9,6 +9,12 @@ export interface AccountsTable {
   id: Generated<number>;
   name: string;
   created_at: string;
+  /** Account settings (resolutions §10; migration 029): ISO 4217 code the console shows money in. */
+  currency_code: Generated<string>;
+  /** IANA time zone name the console shows dates in. */
+  time_zone: Generated<string>;
+  /** Days buyers' personal data is kept after an order closes; null keeps it. Stored only (the sweep is issue 29). */
+  personal_data_retention_days: Generated<number | null>;
 }
 
 export interface WarehousesTable {
@@ -345,6 +351,25 @@ export interface SalesOrdersTable {
   accepted_ts: string | null;
   created_at: string;
   last_updated_ts: string;
+}
+
+/**
+ * The order search's terms (030_order_search; src/domain/orders/order-search.ts): the words of an order's
+ * number, channel ids, customer and ship-to name and email, and SKUs. The only copy of personal data outside
+ * the order itself; rebuildOrderSearch rewrites an order's terms from the order.
+ */
+export interface SalesOrderSearchTermsTable {
+  account_id: number;
+  term: string;
+  order_id: number;
+}
+
+/** Each order's total (Σ quantity × unit price) for the console's sort by total (030_order_search). */
+export interface SalesOrderTotalsTable {
+  account_id: number;
+  order_id: number;
+  /** numeric: a number on SQLite, a decimal string on PostgreSQL. */
+  total: string | number;
 }
 
 export interface SalesOrderLinesTable {
@@ -1052,6 +1077,8 @@ export interface Database {
   job_schedules: JobSchedulesTable;
   sales_orders: SalesOrdersTable;
   sales_order_lines: SalesOrderLinesTable;
+  sales_order_search_terms: SalesOrderSearchTermsTable;
+  sales_order_totals: SalesOrderTotalsTable;
   order_line_routes: OrderLineRoutesTable;
   kit_components: KitComponentsTable;
   order_route_kit_components: OrderRouteKitComponentsTable;

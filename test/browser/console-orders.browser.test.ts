@@ -8,7 +8,7 @@ import { skip, startConsoleHarness, type ConsoleHarness } from './support.js';
 
 const EMAIL = 'owner@orders-browser.example';
 
-describe('console in a browser: orders (cancel from the page, resolve an alert)', () => {
+describe('console in a browser: orders (cancel from the page, resolve an alert, print a packing slip)', () => {
   let h: ConsoleHarness;
   let seed: SeededAccount;
 
@@ -55,7 +55,7 @@ describe('console in a browser: orders (cancel from the page, resolve an alert)'
     await lines.getByRole('button', { name: 'Cancel units' }).click();
     assert.equal(await confirmed, 'Cancel these units?');
     await page.getByRole('status').filter({ hasText: 'Units cancelled.' }).waitFor();
-    assert.equal(await page.locator('dl.facts .badge').first().textContent(), 'CANCELLED');
+    assert.equal(await page.locator('dl.facts .badge').first().textContent(), 'Cancelled');
 
     const api = await apiOrder(order.orderNumber);
     assert.equal(api.status, 'CANCELLED');
@@ -80,8 +80,8 @@ describe('console in a browser: orders (cancel from the page, resolve an alert)'
     await page.waitForURL(`${h.base}/console/orders?needs=alert`);
     await page.getByRole('link', { name: order.orderNumber, exact: true }).click();
     await page.waitForURL(`${h.base}/console/orders/${order.orderNumber}`);
-    const alert = page.locator('ul.alerts > li', { hasText: 'ALERT_TYPE_LATE_SHIPMENT' });
-    assert.match((await alert.textContent()) ?? '', /OPEN[\s\S]*carrier strike/);
+    const alert = page.locator('ul.alerts > li', { hasText: 'Late shipment' });
+    assert.match((await alert.textContent()) ?? '', /Open[\s\S]*carrier strike/);
     await alert.getByLabel('Resolution').fill('shipped with another carrier');
     await alert.getByRole('button', { name: 'Resolve' }).click();
     await page.getByRole('status').waitFor();
@@ -90,6 +90,42 @@ describe('console in a browser: orders (cancel from the page, resolve an alert)'
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
     await page.waitForURL(`${h.base}/console/home`);
     assert.equal(await alertCount(page), 0);
+    await h.finish(page);
+  });
+
+  it('on a 390 px phone the order page shows who and where, and the packing slip prints without the console around it', { skip }, async () => {
+    const order = await createOrder(
+      h.t,
+      seed.channel.token,
+      orderBody('BROWSER-3', [{ requestedSku: 'MUG', quantity: 2, unitPrice: 9.5 }], {
+        customerName: 'Grace Hopper',
+        customerEmail: 'grace.hopper.with.a.rather.long.address@navy.example',
+        shippingAddress: { name: 'Grace Hopper', addressLine1: '1 Compiler Way', city: 'Arlington', state: 'VA', postalCode: '22201', phone: '+1 703 555 0100', countryCode: 'US' },
+      }),
+    );
+    const page = await h.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await h.signIn(page, EMAIL);
+    await page.waitForURL(`${h.base}/console/home`);
+    await page.goto(`${h.base}/console/orders/${order.orderNumber}`);
+    const noSideways = async () => assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
+    const people = page.getByRole('region', { name: 'Customer and addresses' });
+    assert.match((await people.textContent()) ?? '', /Grace Hopper[\s\S]*navy\.example[\s\S]*\+1 703 555 0100[\s\S]*1 Compiler Way[\s\S]*Arlington VA 22201[\s\S]*United States/);
+    await noSideways();
+
+    await page.getByRole('link', { name: 'Print packing slip' }).click();
+    await page.waitForURL(`${h.base}/console/orders/${order.orderNumber}/packing-slip`);
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), `Packing slip · Order ${order.orderNumber}`);
+    const items = page.getByRole('table', { name: 'Items to pack' });
+    assert.equal(await items.locator('tbody tr').count(), 1);
+    assert.match((await items.textContent()) ?? '', /MUG[\s\S]*2/);
+    await noSideways();
+    // Printed: the navigation and the hint are left out, the slip stays.
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.locator('header.top').isVisible(), false);
+    assert.equal(await page.getByText("use your browser's Print command").isVisible(), false);
+    assert.equal(await page.getByRole('heading', { level: 1 }).isVisible(), true);
+    assert.equal(await items.isVisible(), true);
     await h.finish(page);
   });
 });

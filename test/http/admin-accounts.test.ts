@@ -99,7 +99,8 @@ describe('operator API: accounts', () => {
     });
     const one = await admin(t, 'GET', `/admin/accounts/${created.accountId}`);
     assert.equal(one.statusCode, 200);
-    assert.deepEqual(one.json(), created);
+    // GET shows the account with its settings (resolutions §10), the defaults until the operator changes them.
+    assert.deepEqual(one.json(), { ...created, currencyCode: 'USD', timeZone: 'UTC', personalDataRetentionDays: 30 });
   });
 
   it('answers 404 for an unknown account and 400 for an id that is not one', async () => {

@@ -87,7 +87,8 @@ describe('console: seller listings (list, listing page, edit, ingestion plans)',
     assert.match(page.body, /<td>description<\/td>\s*<td>MUG description<\/td>/);
     assert.match(page.body, /<h3>MUG-RED<\/h3>/);
     assert.match(page.body, /<td>color<\/td>\s*<td>color-1<\/td>/);
-    assert.match(page.body, /<td>price<\/td>\s*<td>10\.00 USD<\/td>/);
+    // A price in its own currency (the channel's), with the currency's symbol.
+    assert.match(page.body, /<td>price<\/td>\s*<td>\$10\.00<\/td>/);
     assert.ok(page.body.includes('title &lt;too> long'), 'channel error, escaped');
     assert.ok(page.body.includes('accepted &lt;ok>'), 'submission, escaped');
     assert.match(page.body, /name="attrValue" value="MUG title"/);

@@ -80,7 +80,7 @@ describe('console: seller home and orders', () => {
     assert.equal(page1[0], paged[PAGED - 1]!.orderNumber, 'the most recently changed first');
     const next = /href="(\/console\/orders\?[^"]*cursor=[^"]+)"/.exec(first.body)?.[1]?.replace(/&amp;/g, '&');
     assert.ok(next, 'a next page link');
-    assert.match(next, /sku=PG/, 'the filters are kept');
+    assert.match(next, /q=PG/, 'the filters are kept (the SKU box of earlier links is now the search)');
     const second = await owner.get(next);
     const page2 = orderLinks(second.body);
     assert.equal(page2.length, PAGED - 50);
@@ -102,9 +102,11 @@ describe('console: seller home and orders', () => {
     assert.equal(page.statusCode, 200, page.body);
     assert.match(page.body, /<td>AL<\/td>/);
     assert.match(page.body, /<td>Main<\/td>/);
-    assert.match(page.body, /REJECTED/);
-    assert.match(page.body, /REJECTION_REASON_DAMAGED: crushed/);
-    assert.match(page.body, /ALERT_TYPE_FULFILL/);
+    // Statuses, reasons and alert types in the seller's words, never the API's enums.
+    assert.match(page.body, /Rejected by the shipper/);
+    assert.match(page.body, /Damaged: crushed/);
+    assert.match(page.body, /Cannot be fulfilled/);
+    assert.doesNotMatch(page.body, /REJECTION_REASON_|ALERT_TYPE_|FULFILLMENT_ORDER_STATUS_/);
     assert.match(page.body, /Re-route or cancel them/);
     assert.match(page.body, /action="\/console\/orders\/\d+\/alerts\/\d+\/resolve"/);
     assert.match(page.body, /Timeline/);

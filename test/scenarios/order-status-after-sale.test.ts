@@ -99,7 +99,7 @@ describe('scenario: order status after refunds and returns', () => {
     // The console shows the refund where it was recorded and still offers Cancel and Re-route.
     const page = await owner.get(`/console/orders/${order.orderNumber}`);
     assert.equal(page.statusCode, 200, page.body);
-    assert.match(page.body, /Refunded: 5 of the order total 35 \(order refund 0, line refunds 5\)\./);
+    assert.match(page.body, /Refunded: \$5\.00 of the order total \$35\.00 \(order refund \$0\.00, line refunds \$5\.00\)\./);
     assert.match(page.body, /Cancel units/);
     assert.match(page.body, /Re-route units/);
 
@@ -109,7 +109,7 @@ describe('scenario: order status after refunds and returns', () => {
     assert.equal(refundOf(whole), 35);
     assert.equal((await foOf(t, seed.shipping.token, order.orderNumber)).lines.length, 2);
     const again = await owner.get(`/console/orders/${order.orderNumber}`);
-    assert.match(again.body, /Refunded: 35 of the order total 35 \(order refund 30, line refunds 5\)\./);
+    assert.match(again.body, /Refunded: \$35\.00 of the order total \$35\.00 \(order refund \$30\.00, line refunds \$5\.00\)\./);
     assert.match(again.body, /Cancel units/);
     assert.match(again.body, /Re-route units/);
     // The API allows both: cancelling one owed unit succeeds.
@@ -142,7 +142,7 @@ describe('scenario: order status after refunds and returns', () => {
     const rest = await act(paid, 'refunds', { amount: '5', reason: 'shipping' });
     assert.equal(rest.status, 'REFUNDED');
     assert.equal(refundOf(rest), 25);
-    assert.equal((await owner.get(`/console/orders/${paid.orderNumber}`)).body.includes('Refunded: 25 of the order total 25 (order refund 5, line refunds 20).'), true);
+    assert.equal((await owner.get(`/console/orders/${paid.orderNumber}`)).body.includes('Refunded: $25.00 of the order total $25.00 (order refund $5.00, line refunds $20.00).'), true);
   });
 
   it('a 1-unit return on an order with an unshipped line stays PARTIALLY_SHIPPED and keeps the line queued', async () => {

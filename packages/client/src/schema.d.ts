@@ -16433,7 +16433,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a seller account */
+        /** Get a seller account with its settings */
         get: {
             parameters: {
                 query?: never;
@@ -16458,12 +16458,20 @@ export interface paths {
                         /**
                          * @example {
                          *       "accountId": 1,
-                         *       "name": "Sandbox seller"
+                         *       "name": "Sandbox seller",
+                         *       "currencyCode": "USD",
+                         *       "timeZone": "UTC",
+                         *       "personalDataRetentionDays": 30
                          *     }
                          */
                         "application/json": {
                             accountId: number;
                             name: string;
+                            /** @description ISO 4217 code the console shows money in (default USD) */
+                            currencyCode: string;
+                            /** @description IANA time zone name the console shows dates in (default UTC) */
+                            timeZone: string;
+                            personalDataRetentionDays: number | null;
                         };
                     };
                 };
@@ -16519,7 +16527,124 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a seller account's settings
+         * @description Account settings (resolutions §10): the currency the console shows money in, the time zone it shows dates in, and how many days buyers' personal data is kept after an order closes. Absent fields are unchanged; one bad value refuses the whole change (400 naming the field).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description account id
+                     * @example 1
+                     */
+                    accountId: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "currencyCode": "EUR",
+                     *       "timeZone": "Europe/Berlin",
+                     *       "personalDataRetentionDays": 90
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description ISO 4217 code in capitals, such as USD or EUR */
+                        currencyCode?: string;
+                        /** @description IANA time zone name, such as UTC or America/New_York */
+                        timeZone?: string;
+                        personalDataRetentionDays?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "accountId": 1,
+                         *       "name": "Sandbox seller",
+                         *       "currencyCode": "USD",
+                         *       "timeZone": "UTC",
+                         *       "personalDataRetentionDays": 30
+                         *     }
+                         */
+                        "application/json": {
+                            accountId: number;
+                            name: string;
+                            /** @description ISO 4217 code the console shows money in (default USD) */
+                            currencyCode: string;
+                            /** @description IANA time zone name the console shows dates in (default UTC) */
+                            timeZone: string;
+                            personalDataRetentionDays: number | null;
+                        };
+                    };
+                };
+                /** @description invalid input; errorMessages lists each problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description no such account, app, installation, warehouse or token */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the body has a Content-Type this route does not take (JSON routes take application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description service error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/admin/accounts/{accountId}/warehouses": {

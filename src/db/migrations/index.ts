@@ -29,6 +29,8 @@ import * as m025 from './025_order_status_recompute.js';
 import * as m026 from './026_unrouted_lines.js';
 import * as m027 from './027_one_shipper_per_warehouse.js';
 import * as m028 from './028_return_receipts.js';
+import * as m029 from './029_account_settings.js';
+import * as m030 from './030_order_search.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -81,6 +83,8 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '026_unrouted_lines': m026,
   '027_one_shipper_per_warehouse': m027,
   '028_return_receipts': m028,
+  '029_account_settings': m029,
+  '030_order_search': m030,
 };
 
 function contextFor(dialect: Dialect, log: MigrationLog): MigrationContext {

@@ -133,7 +133,8 @@ function attributeNumber(value: AttributeValueKinds): number | null {
   return n !== undefined && Number.isFinite(n) ? n : null;
 }
 
-function attributeImages(value: AttributeValueKinds): ImageV1[] {
+/** The image URLs a value holds: multiObject items' url properties, else the text values (one or many). */
+export function attributeImages(value: AttributeValueKinds): ImageV1[] {
   if (value.multiObjectValue !== undefined) {
     return value.multiObjectValue.items
       .map((item) => ({ url: item.properties.url?.textValue ?? '', hash: item.properties.hash?.textValue ?? '' }))

@@ -15,6 +15,7 @@ import { resolveRequestedSkus } from './sku-resolution.js';
 import type { FulfillmentPort } from './fulfillment-port.js';
 import { scheduleUnpaidExpiry } from './expiry.js';
 import { keepUnroutedUnits } from './unroutable-lines.js';
+import { writeOrderSearch } from './order-search.js';
 
 /**
  * POST /v1/salesOrder (resolutions §3): a storefront's or a seller's order, idempotent on channelOrderId
@@ -178,6 +179,8 @@ export async function createSalesOrder(
     };
   });
   const lines = (await insertLines.all(tx, lineRows.length, rowArgsOf(lineRows, LINE_COLUMNS))).sort((a, b) => a.position - b.position);
+  // The console's search and total sort (order-search.ts) see the order as it commits.
+  await writeOrderSearch(tx, accountId, inserted, lines);
   // Unknown SKUs stay on the order (requestedSku kept, sku null) but reserve and route nothing until stock of
   // a product with that SKU arrives (src/domain/orders/route-unrouted-lines.ts).
   const toRoute = lines.flatMap((l) => (l.product_id === null ? [] : [{ lineId: l.id, productId: l.product_id, quantity: l.quantity }]));

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/tx.js';
 import { randomBase64Url, sha256Hex } from '../../lib/crypto.js';
+import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings } from '../accounts/account-settings.js';
 import { toConsoleUser, type ConsoleUser } from './users.js';
 
 /** A session ends this long after sign-in, however active. */
@@ -13,6 +14,8 @@ export interface ConsoleSession {
   sessionId: number;
   user: ConsoleUser;
   expiresAt: string;
+  /** A seller's account settings (money and dates on every page), read with the session; null for operators. */
+  accountSettings: AccountSettings | null;
 }
 
 /** Starts a session; the returned token goes in the cookie, only its SHA-256 is stored. */
@@ -36,8 +39,10 @@ export async function loadSession(db: Db, token: string, now: Date): Promise<Con
   const row = await db
     .selectFrom('console_sessions as s')
     .innerJoin('console_users as u', 'u.id', 's.user_id')
+    // The seller's account settings come with the same lookup, so a page needs no query of its own for them.
+    .leftJoin('accounts as a', 'a.id', 'u.account_id')
     .selectAll('u')
-    .select(['s.id as session_id', 's.last_seen_at', 's.expires_at'])
+    .select(['s.id as session_id', 's.last_seen_at', 's.expires_at', 'a.currency_code', 'a.time_zone', 'a.personal_data_retention_days'])
     .where('s.token_hash', '=', sha256Hex(token))
     .executeTakeFirst();
   if (!row) return null;
@@ -50,7 +55,16 @@ export async function loadSession(db: Db, token: string, now: Date): Promise<Con
   if (nowMs - Date.parse(row.last_seen_at) >= TOUCH_EVERY_MS) {
     await db.updateTable('console_sessions').set({ last_seen_at: now.toISOString() }).where('id', '=', row.session_id).execute();
   }
-  return { sessionId: row.session_id, user: toConsoleUser(row), expiresAt: row.expires_at };
+  const user = toConsoleUser(row);
+  const accountSettings: AccountSettings | null =
+    user.kind === 'SELLER'
+      ? {
+          currencyCode: row.currency_code ?? DEFAULT_ACCOUNT_SETTINGS.currencyCode,
+          timeZone: row.time_zone ?? DEFAULT_ACCOUNT_SETTINGS.timeZone,
+          personalDataRetentionDays: row.personal_data_retention_days === null ? null : Number(row.personal_data_retention_days),
+        }
+      : null;
+  return { sessionId: row.session_id, user, expiresAt: row.expires_at, accountSettings };
 }
 
 export async function endSession(db: Db, token: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { App } from '../types.js';
 import type { Deps } from '../../deps.js';
-import { getAccount } from '../../domain/accounts/accounts.js';
-import { ADMIN_ROUTE_CONFIG, Account, AccountParams, TAGS, adminResponses } from './schemas.js';
+import { getAccountWithSettings } from '../../domain/accounts/account-settings.js';
+import { ADMIN_ROUTE_CONFIG, AccountParams, AccountWithSettings, TAGS, adminResponses } from './schemas.js';
 
 export function registerGetAccount(app: App, deps: Deps) {
   app.get(
@@ -10,11 +10,11 @@ export function registerGetAccount(app: App, deps: Deps) {
       config: ADMIN_ROUTE_CONFIG,
       schema: {
         tags: TAGS,
-        summary: 'Get a seller account',
+        summary: 'Get a seller account with its settings',
         params: AccountParams,
-        response: adminResponses({ 200: Account }, [400, 401, 404]),
+        response: adminResponses({ 200: AccountWithSettings }, [400, 401, 404]),
       },
     },
-    async (request) => getAccount(deps.db.db, request.params.accountId),
+    async (request) => getAccountWithSettings(deps.db.db, request.params.accountId),
   );
 }

@@ -8,6 +8,7 @@ import { registerCreateWarehouse } from './create-warehouse.js';
 import { registerAdminCustomStoreRoutes } from './custom-stores/index.js';
 import { registerGetAccount } from './get-account.js';
 import { registerGetApp } from './get-app.js';
+import { registerUpdateAccount } from './update-account.js';
 import { registerUpdateApp } from './update-app.js';
 import { registerAdminInboundReceiveRoutes } from './inbound/index.js';
 import { registerAdminImportTemplateRoutes } from './import-templates/index.js';
@@ -40,6 +41,7 @@ export function registerAdminRoutes(app: App, deps: Deps): void {
   registerAdminUserRoutes(app, deps);
   registerListAccounts(app, deps);
   registerGetAccount(app, deps);
+  registerUpdateAccount(app, deps);
   registerCreateWarehouse(app, deps);
   registerListWarehouses(app, deps);
   registerAdminCustomStoreRoutes(app, deps);

@@ -61,6 +61,23 @@ export const Account = Type.Object(
   { examples: [{ accountId: 1, name: 'Sandbox seller' }] },
 );
 
+/** An account with its settings (resolutions §10): what GET and PATCH /admin/accounts/{accountId} answer. */
+export const AccountWithSettings = Type.Object(
+  {
+    accountId: Type.Integer(),
+    name: Type.String(),
+    currencyCode: Type.String({ description: 'ISO 4217 code the console shows money in (default USD)' }),
+    timeZone: Type.String({ description: 'IANA time zone name the console shows dates in (default UTC)' }),
+    personalDataRetentionDays: Nullable(
+      Type.Integer({
+        description:
+          "days buyers' personal data is kept after an order closes (default 30); null keeps it. Stored: the redaction sweep acting on it is not part of this version",
+      }),
+    ),
+  },
+  { examples: [{ accountId: 1, name: 'Sandbox seller', currencyCode: 'USD', timeZone: 'UTC', personalDataRetentionDays: 30 }] },
+);
+
 export const Warehouse = Type.Object(
   {
     warehouseId: Type.Integer(),

@@ -118,11 +118,8 @@ export function Pager({ base, params, cursorName = 'cursor', next }: { base: str
   );
 }
 
-/** An ISO timestamp as "2026-11-23 09:00 UTC" (the console shows UTC, as the API does). */
-export function formatTs(iso: string | null | undefined): string {
-  if (!iso) return '–';
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-}
+// Dates and money in the account's settings (src/http/console/format.ts); re-exported for the pages' imports.
+export { formatMoney, formatTs, type DisplaySettings } from './format.js';
 
 /** A form body's text field ('' when absent or not text). */
 export function field(body: unknown, name: string): string {

@@ -43,5 +43,38 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px;
 pre { background: var(--panel); padding: 8px; border-radius: 6px; overflow-x: auto; white-space: pre-wrap; word-break: break-word; }
 .login { max-width: 380px; margin: 8vh auto; padding: 20px; border: 1px solid var(--line); border-radius: 8px; }
 .htmx-indicator { opacity: 0; transition: opacity 200ms; } .htmx-request .htmx-indicator, .htmx-request.htmx-indicator { opacity: 1; }
+.people { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 220px), 1fr)); gap: 12px; margin: 12px 0; }
+.panel { border: 1px solid var(--line); border-radius: 6px; padding: 10px 12px; background: var(--panel); min-width: 0; overflow-wrap: anywhere; }
+.panel h3 { font-size: 1em; margin: 0 0 6px; } .panel p { margin: 0; } address { font-style: normal; }
+ul.plain { list-style: none; margin: 0; padding: 0; } dl.facts dd { overflow-wrap: anywhere; min-width: 0; }
+.line-title { display: flex; gap: 8px; align-items: flex-start; min-width: 12em; } .line-title img { flex: none; object-fit: contain; border: 1px solid var(--line); border-radius: 4px; background: #fff; }
+.actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; } .actions form.inline { margin: 0; }
+.slip { max-width: 800px; } .slip h1 { margin-top: 0; }
+@media print {
+  header.top, .no-print, .crumbs, .flash, main form, main details, main .actions { display: none !important; }
+  body { color: #000; background: #fff; font-size: 11pt; } main { padding: 0; max-width: none; }
+  a { color: #000; text-decoration: none; } .table-wrap { border: none; overflow: visible; }
+  th { background: none; border-bottom: 2px solid #000; } td { border-bottom: 1px solid #888; } tr { break-inside: avoid; }
+  .slip { max-width: none; } .slip h2 { font-size: 12pt; margin: 12pt 0 4pt; }
+}
+form.order-search { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: end; margin: 0 0 10px; }
+form.order-search .grow { flex: 1 1 260px; } form.order-search details { flex-basis: 100%; font-size: 0.92em; }
+form.order-search details .fields { display: flex; flex-wrap: wrap; gap: 8px 12px; margin-top: 6px; } form.order-search summary { cursor: pointer; color: var(--accent); }
+nav.tabs ul { display: flex; flex-wrap: wrap; gap: 2px 4px; list-style: none; margin: 0 0 10px; padding: 0; border-bottom: 1px solid var(--line); }
+nav.tabs a { display: inline-block; padding: 4px 10px; text-decoration: none; border-bottom: 3px solid transparent; }
+nav.tabs a[aria-current="page"] { color: var(--fg); font-weight: 600; border-bottom-color: var(--accent); } nav.tabs .count { color: var(--muted); font-size: 0.85em; }
+table.orders tbody tr { position: relative; } table.orders tbody tr:hover { background: var(--panel); }
+table.orders a.row-link { font-weight: 600; } table.orders a.row-link::after { content: ""; position: absolute; inset: 0; }
+table.orders .sub { display: block; font-size: 0.88em; overflow-wrap: anywhere; } table.orders td { overflow-wrap: anywhere; }
+table.orders th a.sort { color: inherit; } table.orders td.date, table.orders td.total { white-space: nowrap; }
+@media (max-width: 640px) {
+  table.orders thead { position: absolute; left: -999px; }
+  table.orders, table.orders tbody, table.orders td { display: block; }
+  table.orders tr { display: grid; grid-template-columns: minmax(0, 1fr) auto; grid-template-areas: "order status" "customer total" "channel channel" "date items";
+    gap: 2px 12px; padding: 8px 10px; border-bottom: 1px solid var(--line); }
+  table.orders td { border: none; padding: 0; } table.orders td.status, table.orders td.total, table.orders td.items { text-align: right; }
+  table.orders td.order { grid-area: order; } table.orders td.status { grid-area: status; } table.orders td.customer { grid-area: customer; }
+  table.orders td.total { grid-area: total; } table.orders td.channel { grid-area: channel; } table.orders td.date { grid-area: date; } table.orders td.items { grid-area: items; }
+}
 @media (max-width: 640px) { main { padding: 10px; } header.top .who { margin-left: 0; } }
 `;

@@ -3,6 +3,7 @@ import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/unavailable.js';
 import { AppError } from '../../domain/errors.js';
 import type { ParserErrorPage } from '../plugins/client-errors.js';
 import { toAppError } from '../plugins/errors.js';
+import { UTC_DISPLAY } from './format.js';
 import { Layout, type PageContext } from './layout.js';
 import { pageContext, sendHtml } from './render.js';
 import { SECURITY_HEADERS, setSecurityHeaders } from './security.js';
@@ -30,7 +31,7 @@ export function isConsoleUrl(url: string): boolean {
  * gets the signed-out frame, and nothing that would read or clear a cookie.
  */
 function errorContext(request: FastifyRequest, reply: FastifyReply): PageContext {
-  if (!request.csrfToken) return { user: null, csrfToken: '', flash: null };
+  if (!request.csrfToken) return { user: null, csrfToken: '', flash: null, settings: UTC_DISPLAY };
   return pageContext(request, reply, request.consoleSession?.user ?? null);
 }
 
@@ -72,7 +73,7 @@ export function consoleParserErrorPage(target: string, appError: AppError, reque
   return {
     headers: { ...SECURITY_HEADERS, 'Cache-Control': 'no-store' },
     contentType: 'text/html; charset=utf-8',
-    body: <ErrorPage appError={appError} requestId={requestId} ctx={{ user: null, csrfToken: '', flash: null }} />,
+    body: <ErrorPage appError={appError} requestId={requestId} ctx={{ user: null, csrfToken: '', flash: null, settings: UTC_DISPLAY }} />,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { PropsWithChildren } from '@kitajs/html';
 import type { ConsoleUser } from '../../domain/users/users.js';
 import { ASSETS } from './assets.js';
+import type { DisplaySettings } from './format.js';
 import { CSRF_FIELD } from './security.js';
 
 /** What every page's frame needs: who is signed in, which section is current, the form token, a flash. */
@@ -10,6 +11,8 @@ export interface PageContext {
   /** The nav entry to mark current (its href). */
   active?: string;
   flash?: { kind: 'ok' | 'bad'; text: string } | null;
+  /** How the page writes money and dates (formatTs/formatMoney): the seller's account settings; UTC for operators. */
+  settings: DisplaySettings;
 }
 
 const SELLER_NAV: [string, string][] = [

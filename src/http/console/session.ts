@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
+import { DEFAULT_ACCOUNT_SETTINGS, type AccountSettings } from '../../domain/accounts/account-settings.js';
 import { loadSession, type ConsoleSession } from '../../domain/users/sessions.js';
 import type { ConsoleUser } from '../../domain/users/users.js';
 import { cookieSecure } from './security.js';
@@ -13,7 +14,8 @@ declare module 'fastify' {
   }
 }
 
-export type SellerUser = Extract<ConsoleUser, { kind: 'SELLER' }>;
+/** A signed-in seller with the account's settings (read with the session): pages format with `user.settings`. */
+export type SellerUser = Extract<ConsoleUser, { kind: 'SELLER' }> & { settings: AccountSettings };
 export type OperatorUser = Extract<ConsoleUser, { kind: 'OPERATOR' }>;
 
 /** Loads the session of the request's cookie (assets excepted) into request.consoleSession. */
@@ -45,7 +47,7 @@ function toSignIn(request: FastifyRequest, reply: FastifyReply): FastifyReply {
 /** The signed-in seller user, or a redirect to sign in (null: the reply is sent, return it). */
 export function sellerOf(request: FastifyRequest, reply: FastifyReply): SellerUser | null {
   const user = request.consoleSession?.user;
-  if (user?.kind === 'SELLER') return user;
+  if (user?.kind === 'SELLER') return { ...user, settings: request.consoleSession?.accountSettings ?? { ...DEFAULT_ACCOUNT_SETTINGS } };
   if (user?.kind === 'OPERATOR') {
     void reply.redirect('/console/operator', 303);
     return null;

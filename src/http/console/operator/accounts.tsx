@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../deps.js';
 import { withTx } from '../../../db/tx.js';
-import { createAccount, getAccount, listAccounts } from '../../../domain/accounts/accounts.js';
+import { getAccountWithSettings } from '../../../domain/accounts/account-settings.js';
+import { createAccount, listAccounts } from '../../../domain/accounts/accounts.js';
 import { createWarehouse, listWarehousesOfAccount } from '../../../domain/accounts/warehouses.js';
 import { invalidField } from '../../../domain/errors.js';
 import { SELLER_ROLES, createSellerUser, listSellerUsers, type SellerRole } from '../../../domain/users/users.js';
@@ -11,10 +12,11 @@ import { Layout } from '../layout.js';
 import { idParam } from '../params.js';
 import { pageContext, sendHtml } from '../render.js';
 import { operatorOf } from '../session.js';
+import { AccountSettingsForm, registerOperatorAccountSettings } from './account-settings.js';
 
 /**
- * Seller accounts: list and create; an account's warehouses and seller users. The same domain functions as
- * POST /admin/accounts, /admin/accounts/{id}/warehouses and /admin/accounts/{id}/users.
+ * Seller accounts: list and create; an account's settings, warehouses and seller users. The same domain functions
+ * as POST /admin/accounts, PATCH /admin/accounts/{id}, /admin/accounts/{id}/warehouses and /admin/accounts/{id}/users.
  */
 export function registerOperatorAccounts(scope: FastifyInstance, deps: Deps): void {
   const ACTIVE = '/console/operator/accounts';
@@ -61,7 +63,7 @@ export function registerOperatorAccounts(scope: FastifyInstance, deps: Deps): vo
     const user = operatorOf(request, reply);
     if (!user) return reply;
     const accountId = idParam(request, 'accountId');
-    const account = await getAccount(deps.db.db, accountId);
+    const account = await getAccountWithSettings(deps.db.db, accountId);
     const warehouses = await listWarehousesOfAccount(deps.db.db, accountId);
     const users = await listSellerUsers(deps.db.db, accountId);
     const ctx = pageContext(request, reply, user, ACTIVE);
@@ -74,6 +76,9 @@ export function registerOperatorAccounts(scope: FastifyInstance, deps: Deps): vo
         </p>
         <h1 safe>{account.name}</h1>
         <p class="muted" safe>{`Account id ${accountId}`}</p>
+
+        <h2>Settings</h2>
+        <AccountSettingsForm account={account} action={`${base}/settings`} csrfToken={ctx.csrfToken} now={deps.clock.now()} />
 
         <h2>Warehouses</h2>
         <Table caption="Warehouses" head={['Id', 'Name', 'Channel fulfilled', 'Stock controlled by installation']}>
@@ -115,6 +120,8 @@ export function registerOperatorAccounts(scope: FastifyInstance, deps: Deps): vo
       </Layout>,
     );
   });
+
+  registerOperatorAccountSettings(scope, deps, ACTIVE);
 
   scope.post('/operator/accounts/:accountId/warehouses', { schema: { hide: true } }, async (request, reply) => {
     if (!operatorOf(request, reply)) return reply;

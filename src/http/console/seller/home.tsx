@@ -8,6 +8,7 @@ import { countFulfillmentAttention } from '../../../domain/fulfillment/attention
 import { countPlannedIngestions } from '../../../domain/listings/ingestion-session.js';
 import { countRecentFailedReports } from '../../../domain/reports/failed-recently.js';
 import { countOrdersWithUnroutableLines } from '../../../domain/orders/unroutable-lines.js';
+import { formatTs, type DisplaySettings } from '../format.js';
 import { Layout } from '../layout.js';
 import { pageContext, sendHtml } from '../render.js';
 import { sellerOf } from '../session.js';
@@ -32,6 +33,16 @@ function AttentionList({ items }: { items: AttentionItem[] }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The account's settings as a seller reads them; the operator sets them (PATCH /admin/accounts/{accountId}). */
+function SettingsLine({ settings, now }: { settings: DisplaySettings; now: Date }) {
+  const zoneNow = formatTs(now.toISOString(), settings);
+  return (
+    <p class="muted" safe>
+      {`Money is shown in ${settings.currencyCode} and dates in the ${settings.timeZone} time zone (now ${zoneNow}). Your platform operator sets these.`}
+    </p>
   );
 }
 
@@ -70,6 +81,7 @@ export function registerSellerHome(scope: FastifyInstance, deps: Deps): void {
       reply,
       <Layout ctx={ctx} title="Home">
         <h1 safe>{account.name}</h1>
+        <SettingsLine settings={user.settings} now={now} />
         <h2>What needs your attention</h2>
         {open.length === 0 ? <p class="muted">Nothing needs your attention right now.</p> : ''}
         <AttentionList items={open} />

@@ -38,7 +38,7 @@ export function registerSellerUsers(scope: FastifyInstance, deps: Deps): void {
               <td safe>{u.email}</td>
               <td>{u.role}</td>
               <td>{u.disabled ? <Badge tone="bad" text="disabled" /> : <Badge tone="ok" text="active" />}</td>
-              <td safe>{formatTs(u.createdAt)}</td>
+              <td safe>{formatTs(u.createdAt, user.settings)}</td>
               <td>
                 {owner && u.role === 'STAFF' && !u.disabled ? (
                   <PostForm action={`${ACTIVE}/${u.userId}/disable`} csrfToken={ctx.csrfToken} confirm="Disable this user? Their sessions end now.">
@@ -84,7 +84,7 @@ export function registerSellerUsers(scope: FastifyInstance, deps: Deps): void {
       reply,
       <Layout ctx={ctx} title="Invitation created">
         <h1>Invitation created</h1>
-        <p safe>{`Send this link to ${invitation.email} (${invitation.role}). It is shown only now, works once, and expires ${formatTs(invitation.expiresAt)}.`}</p>
+        <p safe>{`Send this link to ${invitation.email} (${invitation.role}). It is shown only now, works once, and expires ${formatTs(invitation.expiresAt, user.settings)}.`}</p>
         <p>
           <code class="secret invite-link" safe>
             {link}

@@ -4,7 +4,7 @@ import { appNames, listInstallableApps, type InstallableApp } from '../../../../
 import { tokenStatesByInstallation, type InstallationTokenState } from '../../../../domain/accounts/installation-tokens.js';
 import { listInstallations, type InstallationView } from '../../../../domain/accounts/installations.js';
 import { listAccountWarehouses } from '../../../../domain/accounts/warehouses.js';
-import { Badge, Pager, Table, formatTs } from '../../components.js';
+import { Badge, Pager, Table, formatTs, type DisplaySettings } from '../../components.js';
 import { Layout, type PageContext } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
@@ -19,14 +19,26 @@ export const KIND_LABELS: Record<string, string> = {
   THIRD_PARTY_LOGISTICS: '3PL',
 };
 
-function TokenState({ state }: { state: InstallationTokenState | undefined }) {
+function TokenState({ state, settings }: { state: InstallationTokenState | undefined; settings: DisplaySettings }) {
   if (!state) return <span class="muted">no token yet</span>;
   return (
-    <span safe>{`${state.active} active, ${state.revoked} revoked; last issued ${formatTs(state.lastIssuedAt)}`}</span>
+    <span safe>{`${state.active} active, ${state.revoked} revoked; last issued ${formatTs(state.lastIssuedAt, settings)}`}</span>
   );
 }
 
-function InstalledRow({ i, appName, tokens, warehouseNames }: { i: InstallationView; appName: string; tokens: InstallationTokenState | undefined; warehouseNames: Map<number, string> }) {
+function InstalledRow({
+  i,
+  appName,
+  tokens,
+  warehouseNames,
+  settings,
+}: {
+  i: InstallationView;
+  appName: string;
+  tokens: InstallationTokenState | undefined;
+  warehouseNames: Map<number, string>;
+  settings: DisplaySettings;
+}) {
   const target =
     i.storefrontId !== null ? (
       <span safe>{`Storefront ${i.storefrontId}: ${i.storefrontName ?? ''}`}</span>
@@ -39,7 +51,7 @@ function InstalledRow({ i, appName, tokens, warehouseNames }: { i: InstallationV
       <td safe>{appName}</td>
       <td safe>{KIND_LABELS[i.kind] ?? i.kind}</td>
       <td>
-        <Badge tone={i.status === 'ACTIVE' ? 'ok' : 'none'} text={i.status === 'ACTIVE' ? 'Active' : `Revoked ${formatTs(i.revokedAt)}`} />
+        <Badge tone={i.status === 'ACTIVE' ? 'ok' : 'none'} text={i.status === 'ACTIVE' ? 'Active' : `Revoked ${formatTs(i.revokedAt, settings)}`} />
       </td>
       <td>
         {i.storefrontId !== null ? (
@@ -63,7 +75,7 @@ function InstalledRow({ i, appName, tokens, warehouseNames }: { i: InstallationV
         )}
       </td>
       <td>
-        <TokenState state={tokens} />
+        <TokenState state={tokens} settings={settings} />
       </td>
     </tr>
   );
@@ -88,7 +100,7 @@ function AppsPage(props: {
         ) : (
           <Table caption="Installed apps" head={['Installation', 'App', 'Kind', 'Status', 'Storefront or integration', 'Mapped warehouses', 'Tokens']}>
             {props.installed.map((i) => (
-              <InstalledRow i={i} appName={props.names.get(i.appId) ?? `App ${i.appId}`} tokens={props.tokens.get(i.installationId)} warehouseNames={props.warehouseNames} />
+              <InstalledRow i={i} appName={props.names.get(i.appId) ?? `App ${i.appId}`} tokens={props.tokens.get(i.installationId)} warehouseNames={props.warehouseNames} settings={props.ctx.settings} />
             ))}
           </Table>
         )}

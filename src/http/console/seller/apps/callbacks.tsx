@@ -58,7 +58,7 @@ export function registerSellerCallbacks(scope: FastifyInstance, deps: Deps): voi
                 <td class="num" safe>{String(d.attempts)}</td>
                 <td safe>{d.lastStatus === null ? '–' : String(d.lastStatus)}</td>
                 <td safe>{firstLine(d.lastError)}</td>
-                <td safe>{formatTs(d.createdAt)}</td>
+                <td safe>{formatTs(d.createdAt, user.settings)}</td>
                 <td>
                   {d.state === 'PENDING' ? (
                     ''

@@ -136,7 +136,7 @@ function IntegrationPage({ d }: { d: IntegrationPageData }) {
         <dd safe>{String(i.installationId)}</dd>
         <dt>Status</dt>
         <dd>
-          <Badge tone={active ? 'ok' : 'none'} text={active ? 'Installed' : `Uninstalled ${formatTs(i.revokedAt)}`} />
+          <Badge tone={active ? 'ok' : 'none'} text={active ? 'Installed' : `Uninstalled ${formatTs(i.revokedAt, d.ctx.settings)}`} />
         </dd>
       </dl>
       <section aria-labelledby="warehouses-title">

@@ -6,7 +6,7 @@ import { listInstallations, type InstallationView } from '../../../../domain/acc
 import { lastStatusChecks, type CheckState, type StatusCheck } from '../../../../domain/callbacks/status-checks.js';
 import { checkStorefrontStatus, disconnectStorefront, requestIngestion } from '../../../../domain/callbacks/triggers.js';
 import { invalidArgument, isAppError, notFound } from '../../../../domain/errors.js';
-import { Badge, PostForm, Table, field, formAction, formatTs, type Tone } from '../../components.js';
+import { Badge, PostForm, Table, field, formAction, formatTs, type DisplaySettings, type Tone } from '../../components.js';
 import { Layout, type PageContext } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { flash, sellerOf } from '../../session.js';
@@ -26,11 +26,11 @@ async function storefrontOfSeller(deps: Deps, accountId: number, storefrontId: n
   return found;
 }
 
-function Checks({ last }: { last: { checks: StatusCheck[]; checkedAt: string } | null }) {
+function Checks({ last, settings }: { last: { checks: StatusCheck[]; checkedAt: string } | null; settings: DisplaySettings }) {
   if (!last) return <p class="muted">Never checked successfully.</p>;
   return (
     <>
-      <p safe>{`Checked ${formatTs(last.checkedAt)}`}</p>
+      <p safe>{`Checked ${formatTs(last.checkedAt, settings)}`}</p>
       {last.checks.length === 0 ? (
         <p class="muted">The partner reported no checks.</p>
       ) : (
@@ -64,7 +64,7 @@ function StorefrontPage({ ctx, sf, appName, last }: { ctx: PageContext; sf: Inst
         <dd safe>{appName}</dd>
         <dt>Status</dt>
         <dd>
-          <Badge tone={active ? 'ok' : 'none'} text={active ? 'Connected' : `Disconnected ${formatTs(sf.revokedAt)}`} />
+          <Badge tone={active ? 'ok' : 'none'} text={active ? 'Connected' : `Disconnected ${formatTs(sf.revokedAt, ctx.settings)}`} />
         </dd>
       </dl>
       <p>
@@ -72,7 +72,7 @@ function StorefrontPage({ ctx, sf, appName, last }: { ctx: PageContext; sf: Inst
       </p>
       <section aria-labelledby="status-title">
         <h2 id="status-title">Status</h2>
-        <Checks last={last} />
+        <Checks last={last} settings={ctx.settings} />
         {active ? (
           <PostForm action={`${base}/status-check`} csrfToken={ctx.csrfToken}>
             <button type="submit">Check status now</button>

@@ -57,7 +57,7 @@ export function registerInboundDetailPages(scope: FastifyInstance, deps: Deps): 
           <dt>Shipping cost</dt>
           <dd safe>{r.shipping_cost === null ? '–' : String(r.shipping_cost)}</dd>
           <dt>Created / updated</dt>
-          <dd safe>{`${formatTs(r.created_at)} / ${formatTs(r.updated_at)}`}</dd>
+          <dd safe>{`${formatTs(r.created_at, user.settings)} / ${formatTs(r.updated_at, user.settings)}`}</dd>
         </dl>
 
         <h2>Products</h2>
@@ -115,7 +115,7 @@ export function registerInboundDetailPages(scope: FastifyInstance, deps: Deps): 
         <h2>Receipts</h2>
         {r.receipts.length === 0 ? <p class="muted">Nothing received yet.</p> : ''}
         {r.receipts.map((receipt) => (
-          <p safe>{`${formatTs(receipt.received_at)} by ${receipt.received_by}: ${receipt.products.map((p) => `${p.quantity} × ${p.sku}`).join(', ')}`}</p>
+          <p safe>{`${formatTs(receipt.received_at, user.settings)} by ${receipt.received_by}: ${receipt.products.map((p) => `${p.quantity} × ${p.sku}`).join(', ')}`}</p>
         ))}
         <p>
           <a href="/console/inventory/inbound">All shipments</a>

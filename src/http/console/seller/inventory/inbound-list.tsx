@@ -78,7 +78,7 @@ export function registerInboundListPages(scope: FastifyInstance, deps: Deps): vo
                 <Badge tone={STATUS_TONE[r.status] ?? 'none'} text={r.status} />
               </td>
               <td class="num" safe>{`${r.inbound_shipment_products.reduce((n, l) => n + l.received_quantity, 0)} / ${r.inbound_shipment_products.reduce((n, l) => n + l.quantity, 0)}`}</td>
-              <td safe>{formatTs(r.updated_at)}</td>
+              <td safe>{formatTs(r.updated_at, user.settings)}</td>
             </tr>
           ))}
         </Table>

@@ -73,7 +73,7 @@ export function registerStockPages(scope: FastifyInstance, deps: Deps): void {
                       <td class="num" safe>{String(s.reserved)}</td>
                       <td class="num" safe>{s.assembled === null ? '–' : String(s.assembled)}</td>
                       <td safe>{s.binLocation ?? ''}</td>
-                      <td safe>{formatTs(s.updatedAt)}</td>
+                      <td safe>{formatTs(s.updatedAt, user.settings)}</td>
                     </tr>
                   );
                 }),

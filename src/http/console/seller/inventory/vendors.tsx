@@ -89,7 +89,7 @@ export function registerVendorPages(scope: FastifyInstance, deps: Deps): void {
               <td class="num" safe>{days(v.payment_window_days)}</td>
               <td safe>{v.contact ?? ''}</td>
               <td>{v.archived_at === null ? <Badge tone="ok" text="active" /> : <Badge text="archived" />}</td>
-              <td safe>{formatTs(v.updated_at)}</td>
+              <td safe>{formatTs(v.updated_at, user.settings)}</td>
             </tr>
           ))}
         </Table>
@@ -138,9 +138,9 @@ export function registerVendorPages(scope: FastifyInstance, deps: Deps): void {
         <InventoryTabs current={BASE} />
         <dl class="facts">
           <dt>Status</dt>
-          <dd>{v.archived_at === null ? <Badge tone="ok" text="active" /> : <Badge text={`archived ${formatTs(v.archived_at)}`} />}</dd>
+          <dd>{v.archived_at === null ? <Badge tone="ok" text="active" /> : <Badge text={`archived ${formatTs(v.archived_at, user.settings)}`} />}</dd>
           <dt>Created / updated</dt>
-          <dd safe>{`${formatTs(v.created_at)} / ${formatTs(v.updated_at)}`}</dd>
+          <dd safe>{`${formatTs(v.created_at, user.settings)} / ${formatTs(v.updated_at, user.settings)}`}</dd>
         </dl>
         <h2>Details</h2>
         <PostForm action={url} csrfToken={ctx.csrfToken} class="stack">

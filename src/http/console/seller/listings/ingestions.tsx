@@ -3,7 +3,7 @@ import type { Deps } from '../../../../deps.js';
 import { applyIngestionForSeller } from '../../../../domain/inventory/listing-writes.js';
 import { getIngestion, getIngestionSummary, listIngestions, type IngestionDetailView, type IngestionSummaryView } from '../../../../domain/listings/ingestion-admin.js';
 import type { IngestionPlan } from '../../../../domain/listings/ingestion-plan.js';
-import { Badge, Pager, PostForm, Table, formAction, formatTs, type Tone } from '../../components.js';
+import { Badge, Pager, PostForm, Table, formAction, formatTs, type DisplaySettings, type Tone } from '../../components.js';
 import { Layout, type PageContext } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
@@ -62,13 +62,13 @@ function MoreRows({ shown, total, what }: { shown: number; total: number; what: 
   return <p class="muted" safe>{`Showing the first ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${what}; the counts above cover them all.`}</p>;
 }
 
-function Session({ s, detail, csrfToken }: { s: IngestionSummaryView; detail: IngestionDetailView | undefined; csrfToken: string }) {
+function Session({ s, detail, csrfToken, settings }: { s: IngestionSummaryView; detail: IngestionDetailView | undefined; csrfToken: string; settings: DisplaySettings }) {
   return (
     <section class="card" aria-labelledby={`ingestion-${s.ingestionId}`}>
       <h2 id={`ingestion-${s.ingestionId}`} safe>{`Ingestion ${s.ingestionId} · storefront ${s.storefrontId}`}</h2>
       <p>
         <Badge tone={STATUS_TONES[s.status] ?? 'none'} text={s.status} />{' '}
-        <span safe>{`begun ${formatTs(s.begunAt)}, ${s.receivedCount} listing(s) received${s.appliedAt ? `, applied ${formatTs(s.appliedAt)}` : ''}`}</span>
+        <span safe>{`begun ${formatTs(s.begunAt, settings)}, ${s.receivedCount} listing(s) received${s.appliedAt ? `, applied ${formatTs(s.appliedAt, settings)}` : ''}`}</span>
       </p>
       {s.error ? (
         <p class="flash bad" safe>
@@ -102,7 +102,7 @@ function IngestionsPage(props: { ctx: PageContext; sessions: IngestionSummaryVie
       </p>
       <h1>Ingestions</h1>
       <p class="muted">Listings a channel pushed, planned against your catalog. A plan waiting for review changes nothing until you apply it.</p>
-      {props.sessions.length === 0 ? <p class="muted">No ingestions yet.</p> : props.sessions.map((s) => <Session s={s} detail={props.details.get(s.ingestionId)} csrfToken={props.ctx.csrfToken} />)}
+      {props.sessions.length === 0 ? <p class="muted">No ingestions yet.</p> : props.sessions.map((s) => <Session s={s} detail={props.details.get(s.ingestionId)} csrfToken={props.ctx.csrfToken} settings={props.ctx.settings} />)}
       <Pager base="/console/listings/ingestions" params={{}} next={props.next} />
     </Layout>
   );

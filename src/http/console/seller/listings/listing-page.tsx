@@ -39,11 +39,11 @@ function ListingPage(props: { ctx: PageContext; listing: ListingView; storefront
         <dt>Product data</dt>
         <dd>{listing.productData.enabled ? <Badge tone="ok" text="enabled" /> : <Badge text="disabled" />}</dd>
         <dt>Product data updated</dt>
-        <dd safe>{formatTs(listing.productData.updatedAt)}</dd>
+        <dd safe>{formatTs(listing.productData.updatedAt, props.ctx.settings)}</dd>
       </dl>
       <section aria-labelledby="pd-title">
         <h2 id="pd-title">Product data</h2>
-        <Attributes caption="Listing product data" values={listing.productData.attributes} />
+        <Attributes caption="Listing product data" values={listing.productData.attributes} settings={props.ctx.settings} />
       </section>
       <section aria-labelledby="edit-title">
         <h2 id="edit-title">Edit</h2>
@@ -51,15 +51,15 @@ function ListingPage(props: { ctx: PageContext; listing: ListingView; storefront
       </section>
       <section aria-labelledby="variants-title">
         <h2 id="variants-title">Variants</h2>
-        <Variants listing={listing} />
+        <Variants listing={listing} settings={props.ctx.settings} />
       </section>
       <section aria-labelledby="channel-title">
         <h2 id="channel-title">On the channel</h2>
-        <ChannelReport variants={props.report} />
+        <ChannelReport variants={props.report} settings={props.ctx.settings} />
       </section>
       <section aria-labelledby="submissions-title">
         <h2 id="submissions-title">Submissions</h2>
-        <Submissions submissions={props.submissions} />
+        <Submissions submissions={props.submissions} settings={props.ctx.settings} />
       </section>
     </Layout>
   );

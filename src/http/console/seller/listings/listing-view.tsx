@@ -1,7 +1,7 @@
 import type { VariantErrorReport } from '../../../../domain/listings/channel-errors.js';
 import type { AttributeValue, AttributeValueKinds, ListingView, VariantView } from '../../../../domain/listings/model.js';
 import type { SubmissionView } from '../../../../domain/listings/submissions.js';
-import { Badge, Table, formatTs } from '../../components.js';
+import { Badge, Table, formatMoney, formatTs, type DisplaySettings } from '../../components.js';
 
 /** Read-only parts of the listing page: attributes, variants, channel status and errors, submissions. */
 
@@ -11,12 +11,13 @@ export function valueText(v: AttributeValueKinds): string {
   if (v.numericValue !== undefined) return String(v.numericValue);
   if (v.numericWithUnitsValue) return `${v.numericWithUnitsValue.numeric} ${v.numericWithUnitsValue.units}`;
   if (v.multiTextValue) return v.multiTextValue.values.join(', ');
-  if (v.moneyValue) return `${v.moneyValue.amount} ${v.moneyValue.currencyCode}`;
+  // A price carries its own currency (the channel's), which may differ from the account's.
+  if (v.moneyValue) return formatMoney(v.moneyValue.amount, { currencyCode: v.moneyValue.currencyCode });
   if (v.multiObjectValue) return JSON.stringify(v.multiObjectValue.items);
   return '';
 }
 
-export function Attributes({ caption, values }: { caption: string; values: AttributeValue[] }) {
+export function Attributes({ caption, values, settings }: { caption: string; values: AttributeValue[]; settings: DisplaySettings }) {
   if (values.length === 0) return <p class="muted">No attributes.</p>;
   return (
     <Table caption={caption} head={['Attribute', 'Value', 'Version', 'Updated', 'Submitted']}>
@@ -27,15 +28,15 @@ export function Attributes({ caption, values }: { caption: string; values: Attri
           <td>
             <code safe>{a.versionId}</code>
           </td>
-          <td safe>{formatTs(a.updatedAt)}</td>
-          <td safe>{formatTs(a.submittedAt)}</td>
+          <td safe>{formatTs(a.updatedAt, settings)}</td>
+          <td safe>{formatTs(a.submittedAt, settings)}</td>
         </tr>
       ))}
     </Table>
   );
 }
 
-function Variant({ v }: { v: VariantView }) {
+function Variant({ v, settings }: { v: VariantView; settings: DisplaySettings }) {
   const groups: [string, AttributeValue[]][] = [
     ['Product data', v.productData.attributes],
     ['Identifiers', v.identifiers.attributes],
@@ -60,24 +61,24 @@ function Variant({ v }: { v: VariantView }) {
         .map(([name, values]) => (
           <>
             <h4 safe>{name}</h4>
-            <Attributes caption={`${v.sku}: ${name}`} values={values} />
+            <Attributes caption={`${v.sku}: ${name}`} values={values} settings={settings} />
           </>
         ))}
     </section>
   );
 }
 
-export function Variants({ listing }: { listing: ListingView }) {
+export function Variants({ listing, settings }: { listing: ListingView; settings: DisplaySettings }) {
   return (
     <>
       {listing.variants.map((v) => (
-        <Variant v={v} />
+        <Variant v={v} settings={settings} />
       ))}
     </>
   );
 }
 
-export function ChannelReport({ variants }: { variants: VariantErrorReport[] }) {
+export function ChannelReport({ variants, settings }: { variants: VariantErrorReport[]; settings: DisplaySettings }) {
   return (
     <>
       <Table caption="Channel status per variant" head={['Variant', 'Status', 'Channel status', 'Buyable', 'Listing URL', 'Updated', 'Errors']}>
@@ -89,7 +90,7 @@ export function ChannelReport({ variants }: { variants: VariantErrorReport[] }) 
             <td>{v.buyable ? 'yes' : 'no'}</td>
             {/* Shown as text, not a link: the URL comes from the channel. */}
             <td safe>{v.listingUrl}</td>
-            <td safe>{formatTs(v.statusUpdatedAt)}</td>
+            <td safe>{formatTs(v.statusUpdatedAt, settings)}</td>
             <td class="num">{v.errors.length}</td>
           </tr>
         ))}
@@ -107,7 +108,7 @@ export function ChannelReport({ variants }: { variants: VariantErrorReport[] }) 
                 <td safe>{e.type.replace('TYPE_', '')}</td>
                 <td safe>{e.attributeIds.join(', ')}</td>
                 <td safe>{e.message}</td>
-                <td safe>{formatTs(e.createdAt)}</td>
+                <td safe>{formatTs(e.createdAt, settings)}</td>
               </tr>
             )),
           )}
@@ -119,7 +120,7 @@ export function ChannelReport({ variants }: { variants: VariantErrorReport[] }) 
   );
 }
 
-export function Submissions({ submissions }: { submissions: SubmissionView[] }) {
+export function Submissions({ submissions, settings }: { submissions: SubmissionView[]; settings: DisplaySettings }) {
   if (submissions.length === 0) return <p class="muted">The channel has recorded no submissions for this listing.</p>;
   return (
     <Table caption="Submissions" head={['SKU', 'Type', 'Result', 'Submitted', 'Acknowledged', 'Versions', 'Received']}>
@@ -128,8 +129,8 @@ export function Submissions({ submissions }: { submissions: SubmissionView[] }) 
           <td safe>{s.sku}</td>
           <td safe>{s.type}</td>
           <td>{s.successful ? <Badge tone="ok" text="successful" /> : <Badge tone="bad" text="failed" />}</td>
-          <td safe>{formatTs(s.submittedAt)}</td>
-          <td safe>{formatTs(s.acknowledgedAt)}</td>
+          <td safe>{formatTs(s.submittedAt, settings)}</td>
+          <td safe>{formatTs(s.acknowledgedAt, settings)}</td>
           <td class="num" safe>{String(s.submittedAttributeVersionIds.length)}</td>
           <td safe>{s.contentReceived.slice(0, 300)}</td>
         </tr>

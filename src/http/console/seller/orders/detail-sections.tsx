@@ -2,7 +2,9 @@ import type { SellerFulfillmentOrder } from '../../../../domain/fulfillment/sell
 import type { OrderRouteDetail } from '../../../../domain/orders/route-detail.js';
 import type { UnroutableLine } from '../../../../domain/orders/unroutable-lines.js';
 import type { SalesOrderV1 } from '../../../../domain/orders/view.js';
-import { Badge, Field, formatTs, PostForm, Table } from '../../components.js';
+import { Badge, Field, formatMoney, formatTs, PostForm, Table, type DisplaySettings } from '../../components.js';
+import { LineTitle, type LineDisplay } from './line-display.js';
+import { alertStatusText, alertTypeText, fulfillmentStatusText, messageInWords, orderStatusText, rejectionText } from './order-words.js';
 import type { ReturnsData } from './returns-section.js';
 import { statusTone } from './status-tone.js';
 
@@ -18,16 +20,23 @@ export interface DetailData {
   integrationName: (id: number) => string;
   /** Where each return stands and where returned units may go back into stock. */
   returns: ReturnsData;
+  /** Each line's product title and image (line-display.tsx), by line id. */
+  lineDisplay: Map<string, LineDisplay>;
+  /** The account's currency and time zone: every amount and date on the page (format.ts). */
+  settings: DisplaySettings;
   csrfToken: string;
   base: string;
 }
+
+/** A line as a seller names it in a form: "line 12 (MUG)". */
+export const lineName = (l: { lineItemId: string; sku: string | null; requestedSku: string }) => `line ${l.lineItemId} (${l.sku ?? l.requestedSku})`;
 
 export function LinesSection({ d, canCancel }: { d: DetailData; canCancel: boolean }) {
   const cancellable = d.order.products.filter((l) => l.quantity - l.cancelQuantity - l.shippedQuantity > 0);
   return (
     <section aria-labelledby="lines">
       <h2 id="lines">Lines</h2>
-      <Table caption="Order lines" head={['Line', 'SKU', 'Title', 'Status', 'Ordered', 'Shipped', 'Cancelled', 'Backordered', 'Unit price', 'Refund']}>
+      <Table caption="Order lines" head={['Line', 'SKU', 'Product', 'Status', 'Ordered', 'Shipped', 'Cancelled', 'Backordered', 'Unit price', 'Refunded']}>
         {d.order.products.map((l) => {
           const unrouted = d.unroutable.find((u) => String(u.lineId) === l.lineItemId)?.units ?? 0;
           const backordered = d.routes.filter((r) => String(r.lineId) === l.lineItemId).reduce((n, r) => n + r.backordered, unrouted);
@@ -35,16 +44,18 @@ export function LinesSection({ d, canCancel }: { d: DetailData; canCancel: boole
             <tr>
               <td safe>{l.lineItemId}</td>
               <td safe>{l.sku ?? `${l.requestedSku} (not in catalog)`}</td>
-              <td safe>{l.title ?? ''}</td>
               <td>
-                <Badge tone={statusTone(l.status)} text={l.status} />
+                <LineTitle display={d.lineDisplay.get(l.lineItemId)} sku={l.sku ?? l.requestedSku} />
+              </td>
+              <td>
+                <Badge tone={statusTone(l.status)} text={orderStatusText(l.status)} />
               </td>
               <td safe>{String(l.quantity)}</td>
               <td safe>{String(l.shippedQuantity)}</td>
               <td safe>{String(l.cancelQuantity)}</td>
               <td safe>{String(backordered)}</td>
-              <td safe>{l.unitPrice === null ? '–' : String(l.unitPrice)}</td>
-              <td safe>{l.refund === null ? '–' : `${String(l.refund)} ${l.refundReason ?? ''}`}</td>
+              <td safe>{formatMoney(l.unitPrice, d.settings)}</td>
+              <td safe>{l.refund === null ? '–' : `${formatMoney(l.refund, d.settings)}${l.refundReason ? ` (${l.refundReason})` : ''}`}</td>
             </tr>
           );
         })}
@@ -73,8 +84,15 @@ export function LinesSection({ d, canCancel }: { d: DetailData; canCancel: boole
   );
 }
 
+/**
+ * Re-route (rerouteLine's rules): units still owed (reserved or backordered) on a line whose SKU is in the
+ * catalog, to another warehouse the order may use (`targets`: not channel-fulfilled unless the channel
+ * fulfils the order, not one whose shipper rejected it). Offered whenever such a move exists.
+ */
 export function RoutingSection({ d, canReroute, targets }: { d: DetailData; canReroute: boolean; targets: { id: number; name: string }[] }) {
-  const owed = d.routes.filter((r) => r.reserved + r.backordered > 0);
+  const known = new Set(d.order.products.filter((l) => l.sku !== null).map((l) => l.lineItemId));
+  const owed = d.routes.filter((r) => r.reserved + r.backordered > 0 && known.has(String(r.lineId)));
+  const movable = owed.some((r) => targets.some((t) => t.id !== r.warehouseId));
   return (
     <section aria-labelledby="routing">
       <h2 id="routing">Routing</h2>
@@ -95,7 +113,7 @@ export function RoutingSection({ d, canReroute, targets }: { d: DetailData; canR
           ))}
         </Table>
       )}
-      {canReroute && owed.length > 0 && targets.length > 1 ? (
+      {canReroute && movable ? (
         <details>
           <summary>Re-route units</summary>
           <PostForm action={`${d.base}/reroute`} csrfToken={d.csrfToken} class="stack">
@@ -130,11 +148,6 @@ export function RoutingSection({ d, canReroute, targets }: { d: DetailData; canR
   );
 }
 
-function rejectionText(fo: SellerFulfillmentOrder): string {
-  if (!fo.rejectionReason) return '–';
-  return fo.rejectionDetail ? `${fo.rejectionReason}: ${fo.rejectionDetail}` : fo.rejectionReason;
-}
-
 export function FulfillmentSection({ d }: { d: DetailData }) {
   return (
     <section aria-labelledby="fulfillment">
@@ -149,11 +162,11 @@ export function FulfillmentSection({ d }: { d: DetailData }) {
               <td safe>{d.warehouseName(fo.warehouseId)}</td>
               <td safe>{d.integrationName(fo.integrationId)}</td>
               <td>
-                <Badge tone={statusTone(fo.status)} text={fo.status.replace('FULFILLMENT_ORDER_STATUS_', '')} />
+                <Badge tone={statusTone(fo.status)} text={fulfillmentStatusText(fo.status)} />
               </td>
-              <td safe>{formatTs(fo.assignedTs)}</td>
-              <td safe>{formatTs(fo.acknowledgedTs)}</td>
-              <td safe>{rejectionText(fo)}</td>
+              <td safe>{formatTs(fo.assignedTs, d.settings)}</td>
+              <td safe>{formatTs(fo.acknowledgedTs, d.settings)}</td>
+              <td safe>{rejectionText(fo.rejectionReason, fo.rejectionDetail)}</td>
             </tr>
           ))}
         </Table>
@@ -163,16 +176,16 @@ export function FulfillmentSection({ d }: { d: DetailData }) {
         {d.fulfillment.flatMap((fo) =>
           fo.alerts.map((a) => (
             <li>
-              <Badge tone={a.status === 'OPEN' ? 'warn' : 'none'} text={a.status} /> <strong safe>{a.type}</strong>{' '}
-              <span safe>{`(fulfillment order ${a.fulfillmentOrderId}, raised by ${a.raisedBy === 'SERVICE' ? 'the service' : 'the integration'}, ${formatTs(a.createdAt)})`}</span>
-              <p safe>{a.message}</p>
+              <Badge tone={a.status === 'OPEN' ? 'warn' : 'none'} text={alertStatusText(a.status)} /> <strong safe>{alertTypeText(a.type)}</strong>{' '}
+              <span safe>{`(fulfillment order ${a.fulfillmentOrderId}, raised by ${a.raisedBy === 'SERVICE' ? 'the service' : 'the integration'}, ${formatTs(a.createdAt, d.settings)})`}</span>
+              <p safe>{messageInWords(a.message)}</p>
               {a.status === 'OPEN' ? (
                 <PostForm action={`${d.base}/alerts/${a.alertId}/resolve`} csrfToken={d.csrfToken}>
                   <Field label="Resolution" name="resolution" required />
                   <button type="submit">Resolve</button>
                 </PostForm>
               ) : (
-                <p class="muted" safe>{`Resolved ${formatTs(a.resolvedTs)}: ${a.resolution ?? ''}`}</p>
+                <p class="muted" safe>{`Resolved ${formatTs(a.resolvedTs, d.settings)}: ${a.resolution ?? ''}`}</p>
               )}
             </li>
           )),

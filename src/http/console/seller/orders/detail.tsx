@@ -4,29 +4,36 @@ import { listInstallations } from '../../../../domain/accounts/installations.js'
 import { sellerPrincipalFor } from '../../../../domain/accounts/principal.js';
 import { canUpdateInventory, listAccountWarehouses } from '../../../../domain/accounts/warehouses.js';
 import { sellerFulfillmentOrdersOf } from '../../../../domain/fulfillment/seller-order-view.js';
-import { getSalesOrder } from '../../../../domain/orders/order-actions.js';
-import { readOrderRefunds, type OrderRefunds } from '../../../../domain/orders/order-refunds.js';
+import { readOrderRefunds } from '../../../../domain/orders/order-refunds.js';
 import { owedUnits } from '../../../../domain/orders/status.js';
 import type { SalesOrderV1 } from '../../../../domain/orders/view.js';
 import { orderRouteDetails } from '../../../../domain/orders/route-detail.js';
 import { unroutableLinesOf } from '../../../../domain/orders/unroutable-lines.js';
+import { returnableUnitsByLine } from '../../../../domain/orders/returnable-units.js';
 import { UnroutableSection } from './unroutable-section.js';
-import { Badge, Field, formatTs, PostForm, Table } from '../../components.js';
+import { Badge, formatTs, PostForm } from '../../components.js';
 import { Layout } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
 import { FulfillmentSection, LinesSection, RoutingSection, type DetailData } from './detail-sections.js';
 import { returnProgressOf } from '../../../../domain/orders/returns-view.js';
-import { ReturnsTable } from './returns-section.js';
 import { byTime, returnEvents, type TimelineEvent } from './timeline.js';
 import { statusTone } from './status-tone.js';
 import { appNames } from '../../../../domain/accounts/app-catalog.js';
+import { CustomerSection } from './customer-section.js';
+import { lineDisplays } from './line-display.js';
+import { alertTypeText, orderStatusText, rejectionText } from './order-words.js';
+import { PackagesAndReturns } from './packages-section.js';
+import { loadSellerOrder } from './load-order.js';
 
 /**
  * Cancel and re-route are offered whenever the API allows them: while a line still owes units (neither
  * shipped nor cancelled), whatever the status says (resolutions §6: a refund or a return never hides owed work).
  */
 const owesUnits = (order: SalesOrderV1) => order.products.some((l) => owedUnits(l) > 0);
+
+/** Units to pack: every line's units not cancelled (a packing slip lists what the box holds). */
+const hasUnitsToPack = (order: SalesOrderV1) => order.products.some((l) => l.quantity - l.cancelQuantity > 0);
 
 /**
  * The domain keeps no change log for orders: the timeline is built from the timestamps the rows carry
@@ -38,95 +45,18 @@ function timelineOf(d: DetailData): TimelineEvent[] {
   if (o.acceptedTs) events.push({ ts: o.acceptedTs, what: 'Accepted by the channel' });
   for (const r of d.routes) events.push({ ts: r.routedAt, what: `Line ${r.lineId}: ${r.quantity} unit(s) routed to ${d.warehouseName(r.warehouseId)}` });
   for (const fo of d.fulfillment) {
-    events.push({ ts: fo.assignedTs, what: `Fulfillment order ${fo.fulfillmentOrderId} assigned to ${d.integrationName(fo.integrationId)}` });
-    if (fo.acknowledgedTs) events.push({ ts: fo.acknowledgedTs, what: `Fulfillment order ${fo.fulfillmentOrderId} acknowledged` });
-    if (fo.rejectedTs) events.push({ ts: fo.rejectedTs, what: `Fulfillment order ${fo.fulfillmentOrderId} rejected (${fo.rejectionReason ?? ''})` });
+    events.push({ ts: fo.assignedTs, what: `Fulfillment order ${fo.fulfillmentOrderId} sent to ${d.integrationName(fo.integrationId)}` });
+    if (fo.acknowledgedTs) events.push({ ts: fo.acknowledgedTs, what: `Fulfillment order ${fo.fulfillmentOrderId} accepted by the shipper` });
+    if (fo.rejectedTs) events.push({ ts: fo.rejectedTs, what: `Fulfillment order ${fo.fulfillmentOrderId} rejected by the shipper${fo.rejectionReason ? ` (${rejectionText(fo.rejectionReason, null).toLowerCase()})` : ''}` });
     for (const a of fo.alerts) {
-      events.push({ ts: a.createdAt, what: `Alert ${a.type} raised` });
-      if (a.resolvedTs) events.push({ ts: a.resolvedTs, what: `Alert ${a.type} resolved` });
+      events.push({ ts: a.createdAt, what: `Alert raised: ${alertTypeText(a.type)}` });
+      if (a.resolvedTs) events.push({ ts: a.resolvedTs, what: `Alert resolved: ${alertTypeText(a.type)}` });
     }
   }
   for (const p of o.packages) events.push({ ts: p.shippedTs, what: `Package ${p.packageId} shipped${p.carrier ? ` with ${p.carrier}` : ''}` });
   events.push(...returnEvents(o.returnOrders, d.returns.progress, d.warehouseName));
-  events.push({ ts: o.lastUpdatedTs, what: `Last change (status ${o.status})` });
+  events.push({ ts: o.lastUpdatedTs, what: `Last change (now ${orderStatusText(o.status).toLowerCase()})` });
   return byTime(events);
-}
-
-/** The order's refund total and where it was recorded: the same sum as the API's accounting.refund. */
-function refundSummary(r: OrderRefunds): string {
-  if (r.total === null) return 'Refunded: nothing.';
-  const of = r.orderTotal === null ? '' : ` of the order total ${r.orderTotal}`;
-  return `Refunded: ${r.total}${of} (order refund ${r.orderLevel ?? '0'}, line refunds ${r.lines ?? '0'}).`;
-}
-
-function PackagesAndReturns({ d, refunds, canReturn, canRefund }: { d: DetailData; refunds: OrderRefunds; canReturn: boolean; canRefund: boolean }) {
-  const o = d.order;
-  const shipped = o.products.filter((l) => l.shippedQuantity > 0);
-  return (
-    <section aria-labelledby="shipping">
-      <h2 id="shipping">Packages, returns and refunds</h2>
-      {o.packages.length === 0 ? (
-        <p class="muted">Nothing shipped yet.</p>
-      ) : (
-        <Table caption="Packages" head={['Package', 'Carrier', 'Service', 'Tracking', 'Shipped', 'Items']}>
-          {o.packages.map((p) => (
-            <tr>
-              <td safe>{String(p.packageId)}</td>
-              <td safe>{p.carrier ?? '–'}</td>
-              <td safe>{p.serviceLevel ?? '–'}</td>
-              <td safe>{p.tracking ?? '–'}</td>
-              <td safe>{formatTs(p.shippedTs)}</td>
-              <td safe>{p.products.map((i) => `${i.quantity} × ${i.sku ?? i.lineItemId}`).join(', ')}</td>
-            </tr>
-          ))}
-        </Table>
-      )}
-      <ReturnsTable returns={o.returnOrders} data={d.returns} warehouseName={d.warehouseName} base={d.base} csrfToken={d.csrfToken} />
-      <p safe>{refundSummary(refunds)}</p>
-      {canReturn && shipped.length > 0 ? (
-        <details>
-          <summary>Record a return</summary>
-          <PostForm action={`${d.base}/returns`} csrfToken={d.csrfToken} class="stack">
-            <label>
-              <span>Line</span>
-              <select name="lineItemId">
-                {shipped.map((l) => (
-                  <option value={l.lineItemId} safe>{`line ${l.lineItemId} (${l.sku ?? l.requestedSku}, ${l.shippedQuantity} shipped)`}</option>
-                ))}
-              </select>
-            </label>
-            <Field label="Units" name="quantity" type="number" min="1" required />
-            <Field label="Refund amount (optional)" name="refundAmount" />
-            <Field label="Channel return id (optional)" name="channelReturnId" />
-            <button type="submit">Record return</button>
-          </PostForm>
-        </details>
-      ) : (
-        ''
-      )}
-      {canRefund ? (
-        <details>
-          <summary>Record a refund</summary>
-          <PostForm action={`${d.base}/refunds`} csrfToken={d.csrfToken} class="stack">
-            <label>
-              <span>Line (or the whole order)</span>
-              <select name="lineItemId">
-                <option value="">Whole order</option>
-                {o.products.map((l) => (
-                  <option value={l.lineItemId} safe>{`line ${l.lineItemId} (${l.sku ?? l.requestedSku})`}</option>
-                ))}
-              </select>
-            </label>
-            <Field label="Amount" name="amount" required placeholder="12.50" />
-            <Field label="Reason" name="reason" required />
-            <button type="submit">Record refund</button>
-          </PostForm>
-        </details>
-      ) : (
-        ''
-      )}
-    </section>
-  );
 }
 
 export function registerSellerOrderDetail(scope: FastifyInstance, deps: Deps): void {
@@ -136,14 +66,16 @@ export function registerSellerOrderDetail(scope: FastifyInstance, deps: Deps): v
     const db = deps.db.db;
     const accountId = user.accountId;
     // Another account's order number is simply not found (404 page), as in the API.
-    const order = await getSalesOrder(db, sellerPrincipalFor(accountId), request.params.orderNumber);
+    const { order, storefrontId } = await loadSellerOrder(db, accountId, request.params.orderNumber);
     const orderId = Number(order.orderNumber);
-    const [routes, fulfillment, warehouses, installations, refunds] = await Promise.all([
+    const [routes, fulfillment, warehouses, installations, refunds, returnable, lineDisplay] = await Promise.all([
       orderRouteDetails(db, accountId, orderId),
       sellerFulfillmentOrdersOf(db, accountId, orderId),
       listAccountWarehouses(db, accountId),
       listInstallations(db, accountId),
       readOrderRefunds(db, accountId, orderId),
+      returnableUnitsByLine(db, accountId, orderId),
+      lineDisplays(db, accountId, order.products, storefrontId),
     ]);
     const ctx = pageContext(request, reply, user, '/console/orders');
     const warehouseNames = new Map(warehouses.map((w) => [w.id, w.name]));
@@ -165,31 +97,59 @@ export function registerSellerOrderDetail(scope: FastifyInstance, deps: Deps): v
         progress: returnProgress,
         restockTargets: warehouses.filter((w) => canUpdateInventory(sellerPrincipalFor(accountId), w)).map((w) => ({ id: w.id, name: w.name })),
       },
+      lineDisplay,
+      settings: ctx.settings,
       csrfToken: ctx.csrfToken,
       base: `/console/orders/${order.orderNumber}`,
     };
     const open = owesUnits(order);
-    const targets = warehouses.filter((w) => !w.channelFulfilled).map((w) => ({ id: w.id, name: w.name }));
+    // rerouteLine's rules: a channel-fulfilled warehouse only for an order the channel fulfils, never a
+    // warehouse whose shipper rejected this order.
+    const rejectedIn = new Set(fulfillment.filter((fo) => fo.status.endsWith('REJECTED')).map((fo) => fo.warehouseId));
+    const channelFulfils = order.fba || order.channelWillFulfill;
+    const targets = warehouses.filter((w) => (!w.channelFulfilled || channelFulfils) && !rejectedIn.has(w.id)).map((w) => ({ id: w.id, name: w.name }));
     return sendHtml(
       reply,
       <Layout ctx={ctx} title={`Order ${order.orderNumber}`}>
-        <p>
+        <p class="crumbs">
           <a href="/console/orders">← Orders</a>
         </p>
         <h1 safe>{`Order ${order.orderNumber}`}</h1>
         <dl class="facts">
           <dt>Status</dt>
           <dd>
-            <Badge tone={statusTone(order.status)} text={order.status} />
+            <Badge tone={statusTone(order.status)} text={orderStatusText(order.status)} />
           </dd>
           <dt>Channel</dt>
           <dd safe>{order.channelLabel ? `${order.channel} · ${order.channelLabel}` : order.channel}</dd>
           <dt>Channel order id</dt>
           <dd safe>{order.channelOrderId}</dd>
           <dt>Ordered</dt>
-          <dd safe>{formatTs(order.orderTs)}</dd>
-          <dt>Customer</dt>
-          <dd safe>{order.customerName ?? '–'}</dd>
+          <dd safe>{formatTs(order.orderTs, ctx.settings)}</dd>
+          {order.shipBy ? (
+            <>
+              <dt>Ship by</dt>
+              <dd safe>{formatTs(order.shipBy, ctx.settings)}</dd>
+            </>
+          ) : (
+            ''
+          )}
+          {order.standardServiceLevel !== 'Unknown' || order.requestedServiceLevel ? (
+            <>
+              <dt>Shipping service</dt>
+              <dd safe>{order.requestedServiceLevel && order.requestedServiceLevel !== order.standardServiceLevel ? `${order.standardServiceLevel} (${order.requestedServiceLevel})` : order.standardServiceLevel}</dd>
+            </>
+          ) : (
+            ''
+          )}
+          {order.customer_notes ? (
+            <>
+              <dt>Customer note</dt>
+              <dd safe>{order.customer_notes}</dd>
+            </>
+          ) : (
+            ''
+          )}
           {order.cancellationReason ? (
             <>
               <dt>Cancellation reason</dt>
@@ -199,25 +159,35 @@ export function registerSellerOrderDetail(scope: FastifyInstance, deps: Deps): v
             ''
           )}
         </dl>
-        {order.status === 'PENDING_PAYMENT' ? (
-          <PostForm action={`${d.base}/mark-paid`} csrfToken={ctx.csrfToken}>
-            <button type="submit">Mark paid</button>
-          </PostForm>
-        ) : (
-          ''
-        )}
-        <UnroutableSection lines={d.unroutable} />
+        <div class="actions">
+          {hasUnitsToPack(order) ? (
+            <a class="button secondary" href={`${d.base}/packing-slip`}>
+              Print packing slip
+            </a>
+          ) : (
+            ''
+          )}
+          {order.status === 'PENDING_PAYMENT' ? (
+            <PostForm action={`${d.base}/mark-paid`} csrfToken={ctx.csrfToken}>
+              <button type="submit">Mark paid</button>
+            </PostForm>
+          ) : (
+            ''
+          )}
+        </div>
+        <UnroutableSection lines={d.unroutable} settings={ctx.settings} />
+        <CustomerSection order={order} />
         <LinesSection d={d} canCancel={open} />
         <RoutingSection d={d} canReroute={open} targets={targets} />
         <FulfillmentSection d={d} />
-        <PackagesAndReturns d={d} refunds={refunds} canReturn={order.products.some((l) => l.shippedQuantity > 0)} canRefund={order.status !== 'PENDING_PAYMENT'} />
+        <PackagesAndReturns d={d} refunds={refunds} returnable={returnable} />
         <section aria-labelledby="timeline">
           <h2 id="timeline">Timeline</h2>
           <ol class="timeline">
             {timelineOf(d).map((e) => (
               <li>
                 <time datetime={e.ts} safe>
-                  {formatTs(e.ts)}
+                  {formatTs(e.ts, ctx.settings)}
                 </time>{' '}
                 <span safe>{e.what}</span>
               </li>

@@ -1,34 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../../deps.js';
-import { listInstallations } from '../../../../domain/accounts/installations.js';
 import { listCustomStores } from '../../../../domain/accounts/custom-stores.js';
-import { invalidField } from '../../../../domain/errors.js';
-import { ATTENTION_KINDS, ordersNeedingAttention, type AttentionKind } from '../../../../domain/fulfillment/attention.js';
-import { ORDER_STATUSES, type OrderStatus } from '../../../../domain/orders/model.js';
-import { listSellerOrders, type SellerOrderKeyset } from '../../../../domain/orders/seller-list.js';
+import { listInstallations } from '../../../../domain/accounts/installations.js';
+import { invalidArgument } from '../../../../domain/errors.js';
+import { ordersNeedingAttention } from '../../../../domain/fulfillment/attention.js';
+import { listSellerOrders, type SellerOrderSort, type SellerOrderSummary } from '../../../../domain/orders/seller-list.js';
+import { countOrderTabs, ORDER_TABS, type OrderTab } from '../../../../domain/orders/seller-list-sources.js';
 import { ordersWithUnroutableLines } from '../../../../domain/orders/unroutable-lines.js';
-import { decodeV2Cursor, encodeCursor } from '../../../pagination.js';
-import { Badge, Field, formatTs, Pager, Select, Table } from '../../components.js';
+import { COUNT_CAP } from '../../../../db/capped-count.js';
+import { Badge, Field, formatMoney, formatTs, Select } from '../../components.js';
+import type { DisplaySettings } from '../../format.js';
 import { Layout } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
+import { queryText } from '../params.js';
+import { decodePosition, encodePosition, listHref, orderDates, readOrderListQuery, statusesOf, type NeedsKind, type OrderListQuery } from './list-query.js';
+import { orderStatusText } from './order-words.js';
 import { statusTone } from './status-tone.js';
 
 const PAGE_SIZE = 50;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-interface Cursor {
-  t: string;
-  i: number;
-}
-const isCursor = (v: unknown): v is Cursor =>
-  typeof v === 'object' && v !== null && typeof (v as Cursor).t === 'string' && Number.isSafeInteger((v as Cursor).i);
-// Bound to the account, like the API's cursors: another account's cursor is an invalid cursor.
-const cursorRoute = (accountId: number) => `GET /console/orders#${accountId}`;
-
-/** The fulfillment checks, and orders with a line that could not be routed (an orders-area check). */
-type NeedsKind = AttentionKind | 'unroutable';
-const NEEDS_KINDS: readonly string[] = [...ATTENTION_KINDS, 'unroutable'];
 
 const NEEDS_LABELS: Record<NeedsKind, string> = {
   alert: 'with an open alert',
@@ -37,16 +27,105 @@ const NEEDS_LABELS: Record<NeedsKind, string> = {
   unroutable: 'with a line that could not be sent to a warehouse',
 };
 
-function text(query: unknown, name: string): string {
-  const value = query && typeof query === 'object' ? (query as Record<string, unknown>)[name] : undefined;
-  return typeof value === 'string' ? value.trim() : '';
+const TAB_LABELS: Record<OrderTab, string> = {
+  all: 'All',
+  'to-ship': 'To ship',
+  backordered: 'Backordered',
+  'awaiting-payment': 'Awaiting payment',
+  shipped: 'Shipped',
+  cancelled: 'Cancelled',
+  returns: 'Returns & refunds',
+};
+
+const SORT_LABELS: [SellerOrderSort, string][] = [
+  ['newest', 'Newest first'],
+  ['oldest', 'Oldest first'],
+  ['total-desc', 'Highest total'],
+  ['total-asc', 'Lowest total'],
+];
+
+const countText = (n: number) => (n > COUNT_CAP ? `${COUNT_CAP.toLocaleString('en-US')}+` : n.toLocaleString('en-US'));
+
+function Tabs({ query, counts }: { query: OrderListQuery; counts: Record<OrderTab, number> }) {
+  return (
+    <nav class="tabs" aria-label="Orders by status">
+      <ul>
+        {ORDER_TABS.map((tab) => (
+          <li>
+            <a href={listHref({ ...query, status: '' }, { tab: tab === 'all' ? '' : tab })} data-tab={tab} aria-current={query.tab === tab ? 'page' : undefined}>
+              <span safe>{TAB_LABELS[tab]}</span> <span class="count" safe>{countText(counts[tab])}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
 }
 
-function dateBound(name: string, value: string, addDays: number): string | null {
-  if (value === '') return null;
-  const at = DATE.test(value) ? new Date(`${value}T00:00:00.000Z`) : new Date(NaN);
-  if (Number.isNaN(at.getTime())) throw invalidField(name, 'must be a date (YYYY-MM-DD)');
-  return new Date(at.getTime() + addDays * 86_400_000).toISOString();
+/** A column heading that sorts by it: first click the usual direction, the next the other way. */
+function SortHeading({ query, label, down, up, cls }: { query: OrderListQuery; label: string; down: SellerOrderSort; up: SellerOrderSort; cls?: string }) {
+  const current = query.sort === down ? 'descending' : query.sort === up ? 'ascending' : undefined;
+  const target = query.sort === down ? up : down;
+  return (
+    <th scope="col" class={cls} aria-sort={current}>
+      <a class="sort" href={listHref(query, { sort: target === 'newest' ? '' : target })}>
+        <span safe>{label}</span>
+        {current ? <span aria-hidden="true">{current === 'descending' ? ' ↓' : ' ↑'}</span> : ''}
+      </a>
+    </th>
+  );
+}
+
+function OrderRow({ o, settings }: { o: SellerOrderSummary; settings: DisplaySettings }) {
+  const channel = o.channelLabel && o.channelLabel !== o.channel ? `${o.channel} · ${o.channelLabel}` : o.channel;
+  return (
+    <tr>
+      <td class="order">
+        {/* The number's link covers the whole row (order-list CSS): a click anywhere on it opens the order. */}
+        <a class="row-link" href={`/console/orders/${o.orderNumber}`} safe>
+          {o.orderNumber}
+        </a>
+      </td>
+      <td class="customer">
+        <span safe>{o.customerName ?? o.customerEmail ?? '–'}</span>
+        {o.customerName && o.customerEmail ? (
+          <span class="sub muted" safe>
+            {o.customerEmail}
+          </span>
+        ) : (
+          ''
+        )}
+      </td>
+      <td class="channel">
+        <span safe>{o.channelOrderId}</span>
+        <span class="sub muted" safe>
+          {channel}
+        </span>
+      </td>
+      <td class="date" safe>
+        {formatTs(o.orderTs, settings)}
+      </td>
+      <td class="status">
+        <Badge tone={statusTone(o.status)} text={orderStatusText(o.status)} />
+      </td>
+      <td class="num items" safe>
+        {`${o.units} ${o.units === 1 ? 'item' : 'items'}`}
+      </td>
+      <td class="num total" safe>
+        {formatMoney(o.total, settings)}
+      </td>
+    </tr>
+  );
+}
+
+function Pages({ query, previous, next }: { query: OrderListQuery; previous: string | null; next: string | null }) {
+  if (!previous && !next) return <p class="muted">End of the list.</p>;
+  return (
+    <nav class="pager" aria-label="Pages">
+      {previous ? <a href={listHref(query, { cursor: previous })}>← Previous page</a> : ''}
+      {next ? <a href={listHref(query, { cursor: next })}>Next page →</a> : <span class="muted">End of the list.</span>}
+    </nav>
+  );
 }
 
 export function registerSellerOrderList(scope: FastifyInstance, deps: Deps): void {
@@ -55,41 +134,45 @@ export function registerSellerOrderList(scope: FastifyInstance, deps: Deps): voi
     if (!user) return reply;
     const db = deps.db.db;
     const accountId = user.accountId;
-    const q = request.query;
-    const params = { status: text(q, 'status'), channel: text(q, 'channel'), from: text(q, 'from'), to: text(q, 'to'), sku: text(q, 'sku'), needs: text(q, 'needs') };
-    if (params.status !== '' && !(ORDER_STATUSES as readonly string[]).includes(params.status)) throw invalidField('status', 'is not an order status');
-    if (params.needs !== '' && !NEEDS_KINDS.includes(params.needs)) throw invalidField('needs', 'is not a known check');
-    const needs = params.needs === '' ? null : (params.needs as NeedsKind);
+    const query = readOrderListQuery(request.query);
+    const dates = orderDates(query);
     const [installations, stores] = await Promise.all([listInstallations(db, accountId), listCustomStores(db, accountId)]);
     const channels: [string, string][] = [
       ['', 'Any channel'],
-      ...installations.filter((i) => i.storefrontId !== null).map((i): [string, string] => [`s:${i.storefrontId}`, `Storefront: ${i.storefrontName ?? i.installationId}`]),
-      ...stores.map((s): [string, string] => [`cs:${s.integrationId}`, `Custom store: ${s.name}`]),
+      ...installations.filter((i) => i.storefrontId !== null).map((i): [string, string] => [`s:${i.storefrontId}`, `${i.storefrontName ?? `Storefront ${i.installationId}`}`]),
+      ...stores.map((s): [string, string] => [`cs:${s.integrationId}`, `${s.name} (your own store)`]),
     ];
-    if (params.channel !== '' && !channels.some(([v]) => v === params.channel)) throw invalidField('channel', 'is not one of your channels');
-    const cursor = decodeV2Cursor(deps.signer, cursorRoute(accountId), text(q, 'cursor') || undefined, isCursor);
-    const before: SellerOrderKeyset | null = cursor ? { ts: cursor.t, id: cursor.i } : null;
-    const page = await listSellerOrders(
-      db,
-      accountId,
-      {
-        statuses: params.status === '' ? null : [params.status as OrderStatus],
-        channelKey: params.channel === '' ? null : params.channel,
-        orderedFrom: dateBound('from', params.from, 0),
-        orderedBefore: dateBound('to', params.to, 1),
-        sku: params.sku === '' ? null : params.sku,
-        orderIds:
-          needs === null
-            ? null
-            : needs === 'unroutable'
-              ? await ordersWithUnroutableLines(db, accountId)
-              : await ordersNeedingAttention(db, accountId, needs, deps.clock.now()),
-      },
-      before,
-      PAGE_SIZE,
-    );
-    const next = page.next ? encodeCursor(deps.signer, cursorRoute(accountId), { t: page.next.ts, i: page.next.id } satisfies Cursor) : null;
+    if (query.channel !== '' && !channels.some(([v]) => v === query.channel)) throw invalidArgument('That channel is not one of yours. Pick a channel from the list.');
+    const position = decodePosition(deps, accountId, queryText(request.query, 'cursor'), query.sort);
+    const needs = query.needs;
+    const [page, counts] = await Promise.all([
+      listSellerOrders(
+        db,
+        accountId,
+        {
+          statuses: statusesOf(query),
+          backordered: query.tab === 'backordered',
+          search: query.q === '' ? null : query.q,
+          channelKey: query.channel === '' ? null : query.channel,
+          ...dates,
+          orderIds:
+            needs === null
+              ? null
+              : needs === 'unroutable'
+                ? await ordersWithUnroutableLines(db, accountId)
+                : await ordersNeedingAttention(db, accountId, needs, deps.clock.now()),
+        },
+        query.sort,
+        position,
+        PAGE_SIZE,
+      ),
+      countOrderTabs(db, accountId),
+    ]);
+    const next = encodePosition(deps, accountId, query.sort, page.next, 'a');
+    const previous = encodePosition(deps, accountId, query.sort, page.previous, 'b');
     const ctx = pageContext(request, reply, user, '/console/orders');
+    const filtered = query.channel !== '' || query.from !== '' || query.to !== '';
+    const narrowed = filtered || query.q !== '' || query.tab !== 'all' || query.status !== '' || needs !== null;
     return sendHtml(
       reply,
       <Layout ctx={ctx} title="Orders">
@@ -101,40 +184,66 @@ export function registerSellerOrderList(scope: FastifyInstance, deps: Deps): voi
         ) : (
           ''
         )}
-        <form method="get" action="/console/orders" class="filters" role="search">
+        <form method="get" action="/console/orders" class="order-search" role="search" aria-label="Search orders">
+          {query.tab !== 'all' ? <input type="hidden" name="tab" value={query.tab} /> : ''}
+          {query.status ? <input type="hidden" name="status" value={query.status} /> : ''}
           {needs ? <input type="hidden" name="needs" value={needs} /> : ''}
-          <Select label="Status" name="status" options={[['', 'Any status'], ...ORDER_STATUSES]} value={params.status} />
-          <Select label="Channel" name="channel" options={channels} value={params.channel} />
-          <Field label="Ordered from" name="from" type="date" value={params.from} />
-          <Field label="Ordered to" name="to" type="date" value={params.to} />
-          <Field label="SKU" name="sku" value={params.sku} />
-          <button type="submit">Filter</button>
+          <label class="grow">
+            <span>Search orders</span>
+            <input type="search" name="q" value={query.q} placeholder="Order number, channel order id, customer, email or SKU" maxlength="200" />
+          </label>
+          <Select label="Sort" name="sort" options={SORT_LABELS} value={query.sort} />
+          <button type="submit">Search</button>
+          <details class="more" open={filtered}>
+            <summary>More filters</summary>
+            <div class="fields">
+              <Select label="Channel" name="channel" options={channels} value={query.channel} />
+              <Field label="Ordered from" name="from" type="date" value={query.from} />
+              <Field label="Ordered to" name="to" type="date" value={query.to} />
+            </div>
+          </details>
         </form>
+        <Tabs query={query} counts={counts} />
         {page.orders.length === 0 ? (
-          <p class="muted">No orders match.</p>
+          <p class="empty">
+            {counts.all === 0 ? (
+              'No orders yet. Orders from your channels and stores show here as they arrive.'
+            ) : narrowed ? (
+              <>
+                No orders match. <a href="/console/orders">Show all orders</a>
+              </>
+            ) : (
+              'No orders on this page.'
+            )}
+          </p>
         ) : (
-          <Table caption="Sales orders, most recently changed first" head={['Order', 'Channel order id', 'Ordered', 'Status', 'Lines', 'Units', 'Total', 'Channel']}>
-            {page.orders.map((o) => (
-              <tr>
-                <td>
-                  <a href={`/console/orders/${o.orderNumber}`} safe>
-                    {o.orderNumber}
-                  </a>
-                </td>
-                <td safe>{o.channelOrderId}</td>
-                <td safe>{formatTs(o.orderTs)}</td>
-                <td>
-                  <Badge tone={statusTone(o.status)} text={o.status} />
-                </td>
-                <td safe>{String(o.lineCount)}</td>
-                <td safe>{String(o.units)}</td>
-                <td safe>{o.total ?? '–'}</td>
-                <td safe>{o.channelLabel ? `${o.channel} · ${o.channelLabel}` : o.channel}</td>
-              </tr>
-            ))}
-          </Table>
+          <div class="table-wrap">
+            <table class="orders">
+              <caption class="skip" safe>
+                {`Orders, ${SORT_LABELS.find(([s]) => s === query.sort)![1].toLowerCase()}`}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Order</th>
+                  <th scope="col">Customer</th>
+                  <th scope="col">Channel order</th>
+                  <SortHeading query={query} label="Ordered" down="newest" up="oldest" />
+                  <th scope="col">Status</th>
+                  <th scope="col" class="num">
+                    Items
+                  </th>
+                  <SortHeading query={query} label="Total" down="total-desc" up="total-asc" cls="num" />
+                </tr>
+              </thead>
+              <tbody>
+                {page.orders.map((o) => (
+                  <OrderRow o={o} settings={ctx.settings} />
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
-        <Pager base="/console/orders" params={params} next={next} />
+        <Pages query={query} previous={previous} next={next} />
       </Layout>,
     );
   });

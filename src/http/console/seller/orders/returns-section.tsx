@@ -1,5 +1,5 @@
 import type { ReturnProgress, ReturnOrderV1, ReturnState } from '../../../../domain/orders/returns-view.js';
-import { Badge, formatTs, PostForm, Table, type Tone } from '../../components.js';
+import { Badge, formatMoney, formatTs, PostForm, Table, type DisplaySettings, type Tone } from '../../components.js';
 
 /**
  * The order page's returns: each return with where it stands and, while the seller still has something to
@@ -19,13 +19,13 @@ const STATE_TEXT: Record<ReturnState, [string, Tone]> = {
   CANCELLED: ['cancelled', 'none'],
 };
 
-function receiptText(p: ReturnProgress | undefined, warehouseName: (id: number) => string): string {
+function receiptText(p: ReturnProgress | undefined, warehouseName: (id: number) => string, settings: DisplaySettings | undefined): string {
   if (!p || p.receivedTs === null) return '–';
   const restock = p.restockWarehouseId === null ? 'not put back in stock' : `${p.restockedUnits} back in stock at ${warehouseName(p.restockWarehouseId)}`;
-  return `${formatTs(p.receivedTs)}: ${restock}`;
+  return `${formatTs(p.receivedTs, settings)}: ${restock}`;
 }
 
-function ReturnActions({ r, p, data, base, csrfToken }: { r: ReturnOrderV1; p: ReturnProgress; data: ReturnsData; base: string; csrfToken: string }) {
+function ReturnActions({ r, p, data, base, csrfToken, settings }: { r: ReturnOrderV1; p: ReturnProgress; data: ReturnsData; base: string; csrfToken: string; settings: DisplaySettings | undefined }) {
   const url = `${base}/returns/${r.returnOrderId}`;
   if (p.state === 'REQUESTED') {
     return (
@@ -56,7 +56,7 @@ function ReturnActions({ r, p, data, base, csrfToken }: { r: ReturnOrderV1; p: R
     );
   }
   return (
-    <span class="muted">{p.closedTs ? `closed ${formatTs(p.closedTs)}` : ''}</span>
+    <span class="muted">{p.closedTs ? `closed ${formatTs(p.closedTs, settings)}` : ''}</span>
   );
 }
 
@@ -66,12 +66,15 @@ export function ReturnsTable({
   warehouseName,
   base,
   csrfToken,
+  settings,
 }: {
   returns: ReturnOrderV1[];
   data: ReturnsData;
   warehouseName: (id: number) => string;
   base: string;
   csrfToken: string;
+  /** The account's settings for dates and refund amounts; without them, UTC and the bare amount. */
+  settings?: DisplaySettings;
 }) {
   if (returns.length === 0) return '';
   const byId = new Map(data.progress.map((p) => [p.returnOrderId, p]));
@@ -85,13 +88,13 @@ export function ReturnsTable({
             <tr>
               <td safe>{String(r.returnOrderId)}</td>
               <td safe>{r.channelReturnId ?? '–'}</td>
-              <td safe>{formatTs(r.requestTs)}</td>
-              <td safe>{r.returnItems.map((i) => `${i.quantity} × ${i.SKU}${i.refundAmount === null ? '' : ` (refund ${i.refundAmount})`}`).join(', ')}</td>
+              <td safe>{formatTs(r.requestTs, settings)}</td>
+              <td safe>{r.returnItems.map((i) => `${i.quantity} × ${i.SKU}${i.refundAmount === null ? '' : ` (refund ${settings ? formatMoney(i.refundAmount, settings) : i.refundAmount})`}`).join(', ')}</td>
               <td>
                 <Badge tone={tone} text={text} />
               </td>
-              <td safe>{receiptText(p, warehouseName)}</td>
-              <td>{p ? <ReturnActions r={r} p={p} data={data} base={base} csrfToken={csrfToken} /> : ''}</td>
+              <td safe>{receiptText(p, warehouseName, settings)}</td>
+              <td>{p ? <ReturnActions r={r} p={p} data={data} base={base} csrfToken={csrfToken} settings={settings} /> : ''}</td>
             </tr>
           );
         })}

@@ -6,7 +6,7 @@ import { getReport } from '../../../../domain/reports/create-report.js';
 import { lineErrorPage } from '../../../../domain/reports/line-errors.js';
 import { toReportRecord, type ReportRecord } from '../../../../domain/reports/model.js';
 import { sendReportErrors, sendReportFile } from '../../../v1/reports/downloads.js';
-import { Pager, PostForm, Table, formAction, formatTs } from '../../components.js';
+import { Pager, PostForm, Table, formAction, formatTs, type DisplaySettings } from '../../components.js';
 import { Layout } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
@@ -30,7 +30,7 @@ function parseErrorCursor(text: string): { line: number; id: number } | null {
  * The report's status and progress. While it runs, htmx refreshes this fragment every 2 seconds; without
  * JavaScript the reload link does the same.
  */
-function Progress({ r }: { r: ReportRecord }) {
+function Progress({ r, settings }: { r: ReportRecord; settings: DisplaySettings }) {
   const base = `/console/reports/${r.reportId}`;
   const running = !isFinal(r.status);
   return (
@@ -43,7 +43,7 @@ function Progress({ r }: { r: ReportRecord }) {
         <dt>Progress</dt>
         <dd safe>{progressText(r)}</dd>
         <dt>Started / completed</dt>
-        <dd safe>{`${formatTs(r.startedTs)} / ${formatTs(r.completedTs)}`}</dd>
+        <dd safe>{`${formatTs(r.startedTs, settings)} / ${formatTs(r.completedTs, settings)}`}</dd>
         {r.errorMessage ? (
           <>
             <dt>Message</dt>
@@ -99,8 +99,8 @@ export function registerReportDetailPages(scope: FastifyInstance, deps: Deps): v
       reply,
       <Layout ctx={ctx} title={title}>
         <h1 safe>{`${title}: ${r.isExport ? (r.exportType ?? '') : (r.importType ?? '')}`}</h1>
-        <p class="muted" safe>{`${r.label ?? r.fileName ?? ''} requested ${formatTs(r.requestedTs)} by ${r.uploader ?? 'the API'}`}</p>
-        <Progress r={r} />
+        <p class="muted" safe>{`${r.label ?? r.fileName ?? ''} requested ${formatTs(r.requestedTs, user.settings)} by ${r.uploader ?? 'the API'}`}</p>
+        <Progress r={r} settings={user.settings} />
         {!isFinal(r.status) ? (
           <PostForm action={`/console/reports/${r.reportId}/cancel`} csrfToken={ctx.csrfToken} confirm="Cancel this report?">
             <button type="submit" class="danger">
@@ -146,7 +146,7 @@ export function registerReportDetailPages(scope: FastifyInstance, deps: Deps): v
     // Polled by a page loaded while the report ran: once it is final, the whole page reloads, so its line
     // errors and actions (no more "Cancel report") are those of the finished report, not only this section.
     if (isFinal(r.status) && request.headers['hx-request'] === 'true') reply.header('HX-Refresh', 'true');
-    return sendHtml(reply, <Progress r={r} />);
+    return sendHtml(reply, <Progress r={r} settings={user.settings} />);
   });
 
   scope.get('/reports/:id/file', { schema: { hide: true } }, async (request, reply) => {

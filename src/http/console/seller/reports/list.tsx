@@ -58,7 +58,7 @@ export function registerReportListPages(scope: FastifyInstance, deps: Deps): voi
                 <ReportStatus status={r.status} />
               </td>
               <td safe>{progressText(r)}</td>
-              <td safe>{formatTs(r.requestedTs)}</td>
+              <td safe>{formatTs(r.requestedTs, user.settings)}</td>
               <td safe>{r.uploader ?? 'API'}</td>
             </tr>
           ))}
