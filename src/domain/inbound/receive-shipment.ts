@@ -3,6 +3,7 @@ import type { Principal } from '../accounts/principal.js';
 import { listAccountWarehouses } from '../accounts/warehouses.js';
 import { failedPrecondition, invalidField, notFound, permissionDenied } from '../errors.js';
 import { applyStockChange } from '../inventory/stock.js';
+import { holdStockClosure } from '../inventory/stock-locks.js';
 import { AvailableStock } from '../inventory/backorder-port.js';
 import { backorderPort } from '../fulfillment/backorder-port.js';
 import { receivedByLabel, receiveRefusal } from './access.js';
@@ -111,6 +112,7 @@ export async function receiveIntoShipment(
 
   // Product-id order, so two receipts touching the same products lock their stock rows in the same order.
   const byProduct = receipt.map((r, i) => ({ r, share: shares[i]! })).sort((a, b) => a.r.line.product_id - b.r.line.product_id);
+  await holdStockClosure(tx, accountId, byProduct.map(({ r }) => ({ productId: r.line.product_id, warehouseId: shipment.warehouse_id })));
   const available = new AvailableStock();
   for (const { r, share } of byProduct) {
     const productId = r.line.product_id;

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/tx.js';
 import { applyStockChange, type StockRow } from './stock.js';
+import { holdStockClosure } from './stock-locks.js';
 
 /**
  * Units that came back to a warehouse (a received return the seller puts back in stock): on-hand and
@@ -12,6 +13,8 @@ import { applyStockChange, type StockRow } from './stock.js';
  */
 export async function restockUnits(db: Db, accountId: number, productId: number, warehouseId: number, units: number, now: Date): Promise<StockRow> {
   if (!Number.isInteger(units) || units < 1) throw new Error(`restocking needs a positive whole number of units, got ${units}`);
+  // The row and the kit rows the fill after it may touch, in one order (stock-locks.ts).
+  await holdStockClosure(db, accountId, [{ productId, warehouseId }]);
   const changed = await applyStockChange(db, accountId, productId, warehouseId, { mode: 'delta', delta: units }, now);
   // A positive delta is never refused; anything else is a broken invariant, not a caller's mistake.
   if (!changed.ok) throw new Error(`restocking ${units} units of product ${productId} in warehouse ${warehouseId} failed: ${changed.message}`);

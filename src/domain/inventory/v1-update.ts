@@ -4,6 +4,7 @@ import { inventoryWarehouseNarrowing, type Principal } from '../accounts/princip
 import { canUpdateInventory, listAccountWarehouses, type WarehouseRow } from '../accounts/warehouses.js';
 import { AvailableStock, type BackorderPort } from './backorder-port.js';
 import { applyStockChange, type StockChange } from './stock.js';
+import { holdStockClosureBySku } from './stock-locks.js';
 import { touchProductsInventory } from './stock-touch.js';
 
 /**
@@ -94,6 +95,20 @@ export function newInventoryBatch(): InventoryBatch {
 export async function finishInventoryBatch(tx: Tx, accountId: number, batch: InventoryBatch, now: Date, backorders: BackorderPort): Promise<void> {
   await batch.available.release(tx, accountId, now, backorders);
   await touchProductsInventory(tx, accountId, [...batch.touched], now);
+}
+
+/**
+ * Holds the stock rows every item of the call may touch (and the kit rows their fills may touch), in one
+ * order, before the first item runs: two calls naming the same SKUs in different orders, or a call and a
+ * kit order, then queue instead of deadlocking on PostgreSQL (stock-locks.ts). Items whose warehouse does not
+ * resolve are left out (they fail on their own).
+ */
+export async function holdStockOfItems(tx: Tx, principal: Principal, context: InventoryUpdateContext, items: readonly InventoryItemV1[]): Promise<void> {
+  const keys = items.flatMap((item) => {
+    const warehouse = findWarehouse(principal, context, item.warehouse);
+    return warehouse ? [{ sku: item.sku, warehouseId: warehouse.id }] : [];
+  });
+  await holdStockClosureBySku(tx, principal.accountId, keys);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Principal } from '../accounts/principal.js';
 import { findProductBySku } from '../catalog/products.js';
 import type { BackorderPort } from './backorder-port.js';
 import { applyStockChange } from './stock.js';
+import { holdStockClosure } from './stock-locks.js';
 
 /** Why one entry of POST /v2/inventory failed (resolutions §4); UNSPECIFIED on success and on stale. */
 export const UPDATE_FAILURE_REASONS = [
@@ -95,6 +96,8 @@ export async function updateInventoryEntry(
   if (!product) {
     return failedEntry(entry, 'UPDATE_FAILURE_REASON_UNKNOWN_SKU', `SKU "${entry.sku}" does not exist in this account`);
   }
+  // The row and the kit rows its fill may touch, in one order (stock-locks.ts).
+  await holdStockClosure(tx, principal.accountId, [{ productId: product.id, warehouseId: mapping.warehouseId }]);
   const outcome = await applyStockChange(
     tx,
     principal.accountId,

@@ -1,3 +1,4 @@
+import { holdStockClosure } from '../inventory/stock-locks.js';
 import type { Selectable } from 'kysely';
 import { argRow, compiledBySize, compiledStatement, everyColumn, rowArgsOf } from '../../db/compiled.js';
 import type { SalesOrderLinesTable, SalesOrdersTable } from '../../db/schema.js';
@@ -188,6 +189,12 @@ export async function createSalesOrder(
   // in different line orders do not deadlock each other on PostgreSQL.
   toRoute.sort((a, b) => a.productId - b.productId || a.lineId - b.lineId);
   const hasKitLine = toRoute.some((l) => productById.get(l.productId)?.isKit === true);
+  // A kit is built from component rows outside that product order: hold every row the order may take first, in
+  // the one order every stock writer uses (stock-locks.ts), so a kit order and a stock change cannot deadlock.
+  if (hasKitLine) {
+    const where = [...new Set([...candidates, ...(fallback ? [fallback.id] : [])])];
+    await holdStockClosure(tx, accountId, toRoute.flatMap((l) => where.map((warehouseId) => ({ productId: l.productId, warehouseId }))));
+  }
   const { routes, unrouted } = await routeNewOrderLines(tx, accountId, inserted.id, toRoute, candidates, fallback, now, hasKitLine);
   // Units with no warehouse to wait in (no default warehouse) are kept on their line like an unknown SKU's.
   if (unrouted.size > 0) await keepUnroutedUnits(tx, accountId, unrouted, now);

@@ -13,6 +13,7 @@ import {
   type StockKey,
 } from '../../inventory/stock-batch.js';
 import { touchProductsInventory } from '../../inventory/stock-touch.js';
+import { holdStockClosure } from '../../inventory/stock-locks.js';
 import { AvailableStock } from '../../inventory/backorder-port.js';
 import { backorderPort } from '../../fulfillment/backorder-port.js';
 import type { Tx } from '../../../db/tx.js';
@@ -135,6 +136,8 @@ export const inventoryImport: ImportKind<Plan, Row> = {
       else stepwise.push(group);
     }
     // Rows left with available units are where backordered orders may now be filled (after the chunk's lines).
+    // Every row the chunk and its fills may touch, held in one order first (stock-locks.ts).
+    await holdStockClosure(db, ctx.accountId, [...groups.values()].map((g) => g.key));
     const available = new AvailableStock();
     for (const level of await upsertStockChanges(db, ctx.accountId, folded, ctx.now)) available.note(level.productId, level.warehouseId, level.available);
     const changedProducts = new Set<number>(folded.map((f) => f.key.productId));

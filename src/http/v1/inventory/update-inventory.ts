@@ -5,6 +5,7 @@ import { isRetryableTxError, withTx } from '../../../db/tx.js';
 import {
   InventoryItemRejected,
   applyInventoryItemV1,
+  holdStockOfItems,
   finishInventoryBatch,
   loadInventoryUpdateContext,
   newInventoryBatch,
@@ -58,6 +59,7 @@ export function registerUpdateInventory(app: App, deps: Deps) {
         // The changed products' inventory timestamps and listing stock copies move once, after the items, and
         // the orders waiting for the stock get it then (one check for the call when none waits).
         const batch = newInventoryBatch();
+        await holdStockOfItems(tx, principal, context, plan.items);
         for (const item of plan.items) {
           const now = deps.clock.now();
           try {
