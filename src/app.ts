@@ -27,6 +27,9 @@ export type { App } from './http/types.js';
 /** Answers longer than this (in UTF-16 units) are sent as one encoded Buffer (see the onSend hook). */
 const LARGE_ANSWER_CHARS = 16_384;
 
+/** Each app's routes with their schemas as registered (the test that compiles every route's schemas reads them). */
+export const routeSchemas = new WeakMap<App, { method: string; url: string; schema: Record<string, unknown> }[]>();
+
 /** The one application factory, used by the server and by every test. */
 export async function buildApp(deps: Deps): Promise<App> {
   const app = Fastify({
@@ -50,6 +53,12 @@ export async function buildApp(deps: Deps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler());
+  // Schemas compile on each route's first request (validation.ts): this list lets a test compile them all.
+  const schemas: { method: string; url: string; schema: Record<string, unknown> }[] = [];
+  routeSchemas.set(app, schemas);
+  app.addHook('onRoute', (route) => {
+    if (route.schema) schemas.push({ method: String(route.method), url: route.url, schema: route.schema as Record<string, unknown> });
+  });
   app.addSchema(V1Error);
   app.addSchema(V2Error);
 

@@ -69,16 +69,46 @@ export function serializerSchema(schema: unknown): unknown {
 type SerializerFactory = (externalSchemas?: unknown, serializerOptions?: SerializerOptions) => (route: { schema?: unknown; method: string; url: string; httpStatus: string }) => (data: unknown) => string;
 
 /**
+ * Serializers already built in this process, by route schema object and the shared schemas they were built
+ * with: every app built in one process (a test file builds many) builds each once.
+ */
+const built = new WeakMap<object, Map<string, (data: unknown) => string>>();
+
+/**
  * Fastify's `schemaController.compilersFactory.buildSerializer`, as Fastify's default one (shared schemas
- * registered with addSchema are known to every serializer) but over the rewritten schema.
+ * registered with addSchema are known to every serializer) but over the rewritten schema. A serializer is
+ * built on its route's first answer, not when the app starts (see createValidatorCompiler in validation.ts
+ * for why); test/unit/route-schemas-compile.test.ts builds every route's.
  */
 export const buildResponseSerializer: SerializerFactory = (externalSchemas, serializerOptions) => {
   const base = { ...serializerOptions };
   const shared = Object.fromEntries(Object.entries((externalSchemas ?? {}) as Record<string, unknown>).map(([id, s]) => [id, serializerSchema(s)]));
+  const sharedKey = `${Object.keys(shared).sort().join(',')}|${JSON.stringify(base)}`;
   return ({ schema }) => {
     const own = (schema ?? {}) as SchemaNode;
-    // A schema that is itself one of the shared ones must not be registered twice.
-    const others = typeof own.$id === 'string' && own.$id in shared ? Object.fromEntries(Object.entries(shared).filter(([id]) => id !== own.$id)) : shared;
-    return fastJsonStringify(serializerSchema(own) as SchemaNode, { ...base, schema: others as SerializerOptions['schema'] });
+    let serializer: ((data: unknown) => string) | null = null;
+    return (data) => (serializer ??= serializerFor(own, shared, sharedKey, base))(data);
   };
 };
+
+function serializerFor(own: SchemaNode, shared: Record<string, unknown>, sharedKey: string, base: SerializerOptions): (data: unknown) => string {
+  let byShared = built.get(own);
+  if (!byShared) built.set(own, (byShared = new Map()));
+  let serializer = byShared.get(sharedKey);
+  if (!serializer) {
+    // A schema that is itself one of the shared ones must not be registered twice.
+    const others = typeof own.$id === 'string' && own.$id in shared ? Object.fromEntries(Object.entries(shared).filter(([id]) => id !== own.$id)) : shared;
+    serializer = fastJsonStringify(serializerSchema(own) as SchemaNode, { ...base, schema: others as SerializerOptions['schema'] });
+    byShared.set(sharedKey, serializer);
+  }
+  return serializer;
+}
+
+/**
+ * Builds a response serializer now, as its route's first answer would, with the app's shared schemas by
+ * $id (for the test that checks every route's).
+ */
+export function buildSerializerNow(schema: unknown, sharedSchemas: Record<string, unknown>): void {
+  const shared = Object.fromEntries(Object.entries(sharedSchemas).map(([id, s]) => [id, serializerSchema(s)]));
+  serializerFor((schema ?? {}) as SchemaNode, shared, `now|${Object.keys(shared).sort().join(',')}`, {});
+}

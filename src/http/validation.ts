@@ -145,13 +145,46 @@ function capsFirst(schema: SchemaNode, validate: CompiledValidator): CompiledVal
   return wrapped;
 }
 
+/**
+ * The two validators, one per process: ajv keeps what it compiled by schema object, so every app built in
+ * the process (a test file builds many) compiles each route schema once.
+ */
+let validators: { body: Ajv; url: Ajv } | null = null;
+
+function sharedValidators(): { body: Ajv; url: Ajv } {
+  return (validators ??= { body: makeAjv({ coerceTypes: false }), url: makeAjv({ coerceTypes: 'array' }) });
+}
+
+/**
+ * Route schemas compile on their route's first request, not when the app starts: ~300 route schemas cost
+ * about a second of compiling at every start, most of it for routes a given process never serves (one
+ * compile is a few milliseconds, well inside one request's budget). A schema ajv cannot compile still fails
+ * loudly, on that first request; test/unit/route-schemas-compile.test.ts compiles every route's schemas.
+ */
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
-  const bodyAjv = makeAjv({ coerceTypes: false });
-  const urlAjv = makeAjv({ coerceTypes: 'array' });
   return ({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? bodyAjv : urlAjv;
-    const validate = ajv.compile(schema as object) as CompiledValidator;
-    // Schemas without a capped array or map (the hot reads' query strings, say) pay for no walk.
-    return (isNode(schema) && hasCap(schema) ? capsFirst(schema, validate) : validate) as ReturnType<FastifySchemaCompiler<unknown>>;
+    const ajv = httpPart === 'body' ? sharedValidators().body : sharedValidators().url;
+    let compiled: CompiledValidator | null = null;
+    const compile = (): CompiledValidator => {
+      const validate = ajv.compile(schema as object) as CompiledValidator;
+      // Schemas without a capped array or map (the hot reads' query strings, say) pay for no walk.
+      return isNode(schema) && hasCap(schema) ? capsFirst(schema, validate) : validate;
+    };
+    const lazy = ((data: unknown, dataCxt?: Parameters<ValidateFunction>[1]) => {
+      compiled ??= compile();
+      const ok = compiled(data, dataCxt);
+      lazy.errors = compiled.errors ?? null;
+      return ok;
+    }) as CompiledValidator;
+    // Fastify passes the parent object (so ajv may replace a coerced root value) only when it sees schemaEnv,
+    // which every ajv validator has; the lazy one says so before it has compiled.
+    (lazy as { schemaEnv?: unknown }).schemaEnv = true;
+    return lazy as ReturnType<FastifySchemaCompiler<unknown>>;
   };
+}
+
+/** Compiles a route schema now, as its first request would (for the test that checks every route's). */
+export function compileRouteSchemaNow(schema: unknown, httpPart: string): void {
+  const ajv = httpPart === 'body' ? sharedValidators().body : sharedValidators().url;
+  ajv.compile(schema as object);
 }
