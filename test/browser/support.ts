@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { admin } from '../helpers/admin.js';
@@ -18,6 +19,34 @@ export const skip: string | false = existsSync(CHROMIUM_PATH) ? false : `no Chro
 
 export const PASSWORD = 'correct horse battery';
 
+/** axe-core's browser bundle, evaluated in each audited page (through the driver, so the console's CSP stays on). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The impacts that fail a page (the quality bar: no serious or critical violation). */
+const FAILING_IMPACTS = new Set(['serious', 'critical']);
+
+/**
+ * One key per kind of page: numbers in the path (an order, a report) and the query string (filters, paging)
+ * do not make another kind, so a scenario that pages through a list audits the list once.
+ */
+function pageKind(url: URL): string {
+  return url.pathname.replace(/\/\d+(?=\/|$)/g, '/:n');
+}
+
+/**
+ * Runs axe-core on the page as it is and answers its serious and critical violations, one line each (rule,
+ * impact, what to fix, where).
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+  });
+  return violations.filter((v) => v.impact !== null && FAILING_IMPACTS.has(v.impact)).map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
+}
+
 export interface ConsoleHarness {
   t: TestApp;
   browser: Browser;
@@ -34,7 +63,11 @@ export interface ConsoleHarness {
   signIn(page: Page, email: string): Promise<void>;
   /** Adds a console user to a seller account through the operator API. */
   addSeller(accountId: number, email: string, role?: 'OWNER' | 'STAFF'): Promise<void>;
-  /** Closes the page's context and asserts the browser reported no problem. */
+  /**
+   * Runs axe-core on every kind of console page the scenario visited (opened again at its first URL, at
+   * desktop width), closes the page's context and asserts the browser reported no problem and axe no
+   * serious or critical violation.
+   */
   finish(page: Page): Promise<void>;
   close(): Promise<void>;
 }
@@ -53,6 +86,9 @@ export async function startConsoleHarness(options: TestAppOptions = {}): Promise
   const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const problems: string[] = [];
   const launched = browser;
+  // The console pages each scenario's page visited, by kind (pageKind), at the first URL seen.
+  const visited = new WeakMap<Page, Map<string, string>>();
+  let auditing = false;
   return {
     t,
     browser: launched,
@@ -67,7 +103,17 @@ export async function startConsoleHarness(options: TestAppOptions = {}): Promise
         // Failed loads are reported below with their URL (the browser's own favicon request excepted).
         if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
       });
+      const seen = new Map<string, string>();
+      visited.set(page, seen);
+      page.on('framenavigated', (frame) => {
+        if (frame !== page.mainFrame() || auditing) return;
+        const url = new URL(frame.url());
+        if (url.origin !== base || !url.pathname.startsWith('/console') || url.pathname === '/console/logout') return;
+        const kind = pageKind(url);
+        if (!seen.has(kind)) seen.set(kind, url.href);
+      });
       page.on('response', (r) => {
+        if (auditing) return;
         if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) problems.push(`${r.status()} ${r.url()}`);
       });
       page.on('pageerror', (e) => problems.push(e.message));
@@ -84,6 +130,18 @@ export async function startConsoleHarness(options: TestAppOptions = {}): Promise
       assert.equal(res.statusCode, 201, res.body);
     },
     async finish(page) {
+      auditing = true;
+      try {
+        await page.setViewportSize({ width: 1280, height: 800 });
+        for (const [kind, url] of visited.get(page) ?? []) {
+          // A download or a one-time page (an invitation already used) is not a page to audit.
+          const answer = await page.goto(url).catch(() => null);
+          if (!answer || answer.status() >= 400 || !(answer.headers()['content-type'] ?? '').includes('text/html')) continue;
+          for (const violation of await axeViolations(page)) problems.push(`axe on ${kind}: ${violation}`);
+        }
+      } finally {
+        auditing = false;
+      }
       await page.context().close();
       assert.deepEqual(problems, []);
     },
