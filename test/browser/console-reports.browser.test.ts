@@ -8,7 +8,7 @@ import { skip, startConsoleHarness, type ConsoleHarness } from './support.js';
 
 const EMAIL = 'owner@reports-browser.example';
 
-describe('console in a browser: reports (upload an import, download its line errors)', () => {
+describe('console in a browser: reports (upload an import, download its line errors, file formats and validations)', () => {
   let h: ConsoleHarness;
   let seed: SeededAccount;
 
@@ -59,6 +59,42 @@ describe('console in a browser: reports (upload an import, download its line err
 
     const stock = await h.t.app.inject({ url: '/v1/inventory/BR-MUG', headers: bearer(seed.sellerToken) });
     assert.equal(stock.json<{ totalAvailableQuantity: number }>().totalAvailableQuantity, 4, 'the good line was applied');
+    await h.finish(page);
+  });
+
+  it('finds the columns of a stock file, downloads a sample, validates it and downloads the results, on a phone too', { skip }, async () => {
+    const page = await h.newPage();
+    await h.signIn(page, EMAIL);
+    await page.waitForURL(`${h.base}/console/home`);
+    await page.goto(`${h.base}/console/reports`);
+    await page.getByRole('link', { name: 'import file formats' }).click();
+    await page.waitForURL(`${h.base}/console/reports/formats`);
+    const stockSection = page.getByRole('region', { name: 'Stock levels' });
+    assert.match((await stockSection.getByRole('table').textContent()) ?? '', /delta_quantity\s*one of these three/);
+    const download = page.waitForEvent('download');
+    await stockSection.getByRole('link', { name: 'Download a sample' }).click();
+    const sample = await readFile(await (await download).path(), 'utf8');
+    assert.match(sample, /^sku,warehouse,quantity,onhand_quantity,delta_quantity,bin_location\r?\nBR-MUG,Main,25/);
+
+    // The sample, with one line broken, through the validation form.
+    await page.goto(`${h.base}/console/reports/validation`);
+    await page.getByLabel('File').setInputFiles({ name: 'stock.csv', mimeType: 'text/csv', buffer: Buffer.from(`${sample}BR-MUG,Nowhere,1,,,\n`) });
+    await page.getByLabel('Import type').selectOption({ label: 'Stock levels' });
+    await page.getByRole('button', { name: 'Upload and validate' }).click();
+    await page.waitForURL(/\/console\/reports\/validation\/\d+$/);
+    await new JobWorker(h.t.deps, { schedules: [] }).runUntilIdle();
+    await page.reload();
+    const results = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download every result (CSV)' }).click();
+    assert.match(await readFile(await (await results).path(), 'utf8'), /^line,column,severity,message\r?\n5,warehouse,ERROR,[^\r\n]*Nowhere/);
+    await page.goto(`${h.base}/console/reports/validation`);
+    assert.match((await page.getByRole('table', { name: 'Past validations, newest first' }).textContent()) ?? '', /Stock levels/);
+
+    for (const url of ['/console/reports/formats', '/console/reports/validation']) {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${h.base}${url}`);
+      assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, `${url} fits a phone`);
+    }
     await h.finish(page);
   });
 });

@@ -30,7 +30,7 @@ import type { ImportKind, LineError, ParsedLine } from './types.js';
  * only with createNewProducts. Stock a chunk leaves available fills the orders waiting for it (oldest
  * first) in the chunk's transaction, as any stock change does.
  */
-const COLUMNS = ['sku', 'warehouse', 'quantity', 'onhand_quantity', 'delta_quantity', 'bin_location'] as const;
+export const COLUMNS = ['sku', 'warehouse', 'quantity', 'onhand_quantity', 'delta_quantity', 'bin_location'] as const;
 type Column = (typeof COLUMNS)[number];
 const MODES = ['quantity', 'onhand_quantity', 'delta_quantity'] as const;
 

@@ -15,7 +15,7 @@ import type { ImportKind, LineError } from './types.js';
  * one), never itself, no component twice, quantities 1..100000, at most 50 components. A kit is applied
  * whole or not at all: a half recipe would make orders route the wrong units.
  */
-const COLUMNS = ['kit_sku', 'component_sku', 'quantity'] as const;
+export const COLUMNS = ['kit_sku', 'component_sku', 'quantity'] as const;
 type Column = (typeof COLUMNS)[number];
 /** The limits of the admin kit route (src/http/admin/kits/kit-components.ts). */
 const MAX_COMPONENTS = 50;

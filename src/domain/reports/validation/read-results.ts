@@ -48,7 +48,7 @@ export function previewOf(row: ValidationRow): Pick<ValidationView, 'supplied_he
 }
 
 /** Groups in the order a seller works through them: the file, the header, whole lines, then the columns as the file has them. */
-function groupOrder(names: string[], header: string[]): string[] {
+export function groupOrder(names: string[], header: string[]): string[] {
   const fixed = [GROUP_FILE, GROUP_HEADER, GROUP_LINE];
   const position = new Map(header.map((h, i) => [h, i]));
   const rank = (name: string) => {

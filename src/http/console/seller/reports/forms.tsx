@@ -1,5 +1,6 @@
 import type { PropsWithChildren } from '@kitajs/html';
-import { EXPORT_TYPES, IMPORT_TYPES } from '../../../../domain/reports/model.js';
+import { importGuides } from '../../../../domain/reports/imports/import-guides.js';
+import { EXPORT_TYPES } from '../../../../domain/reports/model.js';
 import { Field, PostForm, Select } from '../../components.js';
 
 /** A checkbox that sends "true" (formFields reads it as the API's boolean); unchecked sends nothing (the default). */
@@ -50,11 +51,17 @@ export function UploadForm({ action, csrfToken, submit, children }: PropsWithChi
   );
 }
 
+/** Import types in a seller's words (the guides' titles); the value sent is the API's type. */
+const IMPORT_TYPE_OPTIONS: [string, string][] = importGuides({ warehouseName: null, skus: [] }).map((g) => [g.type, g.title]);
+
 /** The import options POST /v1/report takes for an import (and the validation for its definition). */
 export function ImportOptions() {
   return (
     <>
-      <Select label="Import type" name="importType" options={[...IMPORT_TYPES]} />
+      <Select label="Import type" name="importType" options={IMPORT_TYPE_OPTIONS} />
+      <p class="hint">
+        <a href="/console/reports/formats">Which columns each type takes</a>, with templates and samples.
+      </p>
       <Field label="Template id" name="templateId" hint="FullProductData only: the saved column mapping" />
       <Field label="Custom store id" name="integrationId" hint="Orders only (default: the default store)" />
       <Check name="createNewProducts" label="Create SKUs that do not exist" />

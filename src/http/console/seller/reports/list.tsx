@@ -44,7 +44,8 @@ export function registerReportListPages(scope: FastifyInstance, deps: Deps): voi
       <Layout ctx={ctx} title="Reports">
         <h1>Reports</h1>
         <p>
-          <a href="/console/reports/validation">Validate an import file</a> without importing it.
+          <a href="/console/reports/validation">Validate an import file</a> without importing it, or see the{' '}
+          <a href="/console/reports/formats">import file formats</a> (columns, templates and samples).
         </p>
         <Table caption="Reports, newest first" head={['Report', 'Kind', 'Label / file', 'Status', 'Progress', 'Requested', 'By']}>
           {records.map((r) => (

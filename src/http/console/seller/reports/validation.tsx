@@ -3,11 +3,18 @@ import type { Deps } from '../../../../deps.js';
 import { invalidArgument, invalidField } from '../../../../domain/errors.js';
 import { createValidation } from '../../../../domain/reports/validation/create-validation.js';
 import { parseDefinitionId, resolveDefinition } from '../../../../domain/reports/validation/definition-id.js';
+import { listValidations } from '../../../../domain/reports/validation/list-validations.js';
 import { readValidation, type ValidationView } from '../../../../domain/reports/validation/read-results.js';
+import { validationResultRows } from '../../../../domain/reports/validation/results-rows.js';
+import { importGuides } from '../../../../domain/reports/imports/import-guides.js';
+import { contentDisposition } from '../../../v1/reports/downloads.js';
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
 import { adoptUpload, deleteUnadoptedUpload, readUpload } from '../../../plugins/uploads.js';
 import { ValidationCreateQuery } from '../../../schemas/import-validation.js';
 import { formFields } from '../../../v1/reports/form-fields.js';
-import { Table } from '../../components.js';
+import { Pager, Table, formatTs } from '../../components.js';
+import { queryText } from '../inventory/nav.js';
 import { checkForm } from '../../form-check.js';
 import { Layout } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
@@ -15,6 +22,11 @@ import { sellerOf } from '../../session.js';
 import { createAction } from '../form-redirect.js';
 import { ImportOptions, UploadForm } from './forms.js';
 import { ReportStatus } from './status.js';
+
+/** Import types in a seller's words, for the list of past validations. */
+const TYPE_TITLES = new Map(importGuides({ warehouseName: null, skus: [] }).map((g) => [g.type as string, g.title]));
+
+const PAST_PAGE = 20;
 
 function validationId(request: FastifyRequest): number {
   const raw = (request.params as { id?: string }).id ?? '';
@@ -45,6 +57,16 @@ function Results({ v }: { v: ValidationView }) {
         ''
       )}
       {v.validation_result_groups.length === 0 && !running ? <p>No problems found.</p> : ''}
+      {v.validation_result_groups.length > 0 && !running ? (
+        <p>
+          <a href={`${base}/results.csv`} hx-boost="false">
+            Download every result (CSV)
+          </a>
+          , to fix the file line by line in a spreadsheet.
+        </p>
+      ) : (
+        ''
+      )}
       {v.validation_result_groups.map((g) => (
         <>
           <h2 safe>{`${g.name}: ${g.total_results} result${g.total_results === 1 ? '' : 's'}${g.omitted_results > 0 ? ` (${g.omitted_results} not shown)` : ''}`}</h2>
@@ -69,6 +91,8 @@ export function registerValidationPages(scope: FastifyInstance, deps: Deps): voi
   scope.get('/reports/validation', { schema: { hide: true } }, async (request, reply) => {
     const user = sellerOf(request, reply);
     if (!user) return reply;
+    const before = /^\d{1,10}$/.test(queryText(request.query, 'before')) ? Number(queryText(request.query, 'before')) : null;
+    const past = await listValidations(deps.db.db, user.accountId, before, PAST_PAGE);
     const ctx = pageContext(request, reply, user, '/console/reports');
     return sendHtml(
       reply,
@@ -78,6 +102,29 @@ export function registerValidationPages(scope: FastifyInstance, deps: Deps): voi
         <UploadForm action="/console/reports/validation" csrfToken={ctx.csrfToken} submit="Upload and validate">
           <ImportOptions />
         </UploadForm>
+        <h2>Past validations</h2>
+        {past.rows.length === 0 && before === null ? (
+          <p class="muted">No file validated yet. Results of every validation stay here, newest first.</p>
+        ) : (
+          <>
+            <Table caption="Past validations, newest first" head={['Validation', 'File type', 'Status', 'Lines checked', 'Started']}>
+              {past.rows.map((r) => (
+                <tr>
+                  <td>
+                    <a href={`/console/reports/validation/${r.id}`} safe>{`#${r.id}`}</a>
+                  </td>
+                  <td safe>{TYPE_TITLES.get(r.importType) ?? r.importType}</td>
+                  <td>
+                    <ReportStatus status={r.status} />
+                  </td>
+                  <td class="num" safe>{String(r.linesDone)}</td>
+                  <td safe>{formatTs(r.createdAt, user.settings)}</td>
+                </tr>
+              ))}
+            </Table>
+            <Pager base="/console/reports/validation" params={{}} cursorName="before" next={past.next === null ? null : String(past.next)} />
+          </>
+        )}
         <p>
           <a href="/console/reports">All reports</a>
         </p>
@@ -128,6 +175,16 @@ export function registerValidationPages(scope: FastifyInstance, deps: Deps): voi
         </p>
       </Layout>,
     );
+  });
+
+  scope.get('/reports/validation/:id/results.csv', { schema: { hide: true } }, async (request, reply) => {
+    const user = sellerOf(request, reply);
+    if (!user) return reply;
+    const id = validationId(request);
+    const rows = await validationResultRows(deps.db.db, user.accountId, id);
+    const csv = stringify({ header: true, columns: ['line', 'column', 'severity', 'message'] });
+    Readable.from(rows).pipe(csv);
+    return reply.type('text/csv; charset=utf-8').header('Content-Disposition', contentDisposition(`validation-${id}-results.csv`)).send(csv);
   });
 
   scope.get('/reports/validation/:id/progress', { schema: { hide: true } }, async (request, reply) => {
