@@ -44,7 +44,7 @@ describe('console in a browser: reports (upload an import, download its line err
     // The worker runs; the page's progress section refreshes itself (htmx, every 2 s) until the report is final.
     await new JobWorker(h.t.deps, { schedules: [] }).runUntilIdle();
     const progress = page.locator('#progress');
-    await progress.getByText('COMPLETE', { exact: true }).waitFor();
+    await progress.getByText('Done', { exact: true }).waitFor();
     assert.match((await progress.textContent()) ?? '', /2 of 2 lines read, 1 applied, 1 with errors/);
     const errorRow = page.getByRole('table', { name: 'Line errors, in file order' }).getByRole('row', { name: /Nowhere/ });
     assert.match((await errorRow.textContent()) ?? '', /^3warehouse/);

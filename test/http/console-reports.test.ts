@@ -47,12 +47,12 @@ describe('console: seller report pages', () => {
     assert.match(location, /^\/console\/reports\/\d+$/);
     const pending = await b.get(location);
     assert.match(pending.body, /Export #\d+ queued/);
-    assert.match(pending.body, />PENDING</);
+    assert.match(pending.body, />Waiting</);
     assert.match(pending.body, /hx-trigger="every 2s"/);
     assert.equal((await b.get(`${location}/progress`, { 'hx-request': 'true' })).headers['hx-refresh'], undefined, 'no reload while it runs');
     await runJobs(t);
     const done = await b.get(location);
-    assert.match(done.body, />COMPLETE</);
+    assert.match(done.body, />Done</);
     assert.doesNotMatch(done.body, /hx-trigger/);
     assert.match(done.body, /owner@reports\.example/);
     const file = await b.get(`${location}/file`);
@@ -73,7 +73,7 @@ describe('console: seller report pages', () => {
     const location = res.headers.location as string;
     await runJobs(t);
     const done = await b.get(location);
-    assert.match(done.body, />COMPLETE</);
+    assert.match(done.body, />Done</);
     assert.match(done.body, /2 of 2 lines read, 1 applied, 1 with errors/);
     assert.match(done.body, /<td class="num">3<\/td><td>warehouse<\/td><td>[^<]*Nowhere/);
     assert.match(done.body, /href="\/console\/reports\/\d+\/errors" hx-boost="false"/, 'a download is a plain link, not an htmx swap');
@@ -120,8 +120,9 @@ describe('console: seller report pages', () => {
     assert.match(page.body, /Validation #\d+ queued/);
     await runJobs(t);
     const done = await b.get(res.headers.location as string);
-    assert.match(done.body, />COMPLETE</);
-    assert.match(done.body, /<td class="num">3<\/td><td>warehouse<\/td><td>ERROR<\/td>/);
+    assert.match(done.body, />Done</);
+    assert.match(done.body, /<td class="num">3<\/td><td>warehouse<\/td><td>Error<\/td>/);
+    assert.match(done.body, /<dt>File type<\/dt><dd>Stock levels<\/dd>/);
     const stock = await t.app.inject({ url: '/v1/inventory/REP-MUG', headers: bearer(seed.sellerToken) });
     assert.notEqual(stock.json<{ totalAvailableQuantity: number }>().totalAvailableQuantity, 1, 'nothing imported');
     // Read from Set-Cookie: the test browser sends cookies back decoded, and this message holds a ";".

@@ -11,7 +11,7 @@ import { Layout } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
 import { queryText } from '../inventory/nav.js';
-import { ReportStatus, isFinal, progressText } from './status.js';
+import { ReportStatus, importTitle, isFinal, progressText } from './status.js';
 
 const ERRORS_PER_PAGE = 100;
 
@@ -98,7 +98,7 @@ export function registerReportDetailPages(scope: FastifyInstance, deps: Deps): v
     return sendHtml(
       reply,
       <Layout ctx={ctx} title={title}>
-        <h1 safe>{`${title}: ${r.isExport ? (r.exportType ?? '') : (r.importType ?? '')}`}</h1>
+        <h1 safe>{`${title}: ${r.isExport ? (r.exportType ?? '') : importTitle(r.importType)}`}</h1>
         <p class="muted" safe>{`${r.label ?? r.fileName ?? ''} requested ${formatTs(r.requestedTs, user.settings)} by ${r.uploader ?? 'the API'}`}</p>
         <Progress r={r} settings={user.settings} />
         {!isFinal(r.status) ? (

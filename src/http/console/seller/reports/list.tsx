@@ -16,7 +16,7 @@ import { sellerOf } from '../../session.js';
 import { createAction } from '../form-redirect.js';
 import { queryText } from '../inventory/nav.js';
 import { ExportForm, ImportOptions, UploadForm } from './forms.js';
-import { ReportStatus, progressText } from './status.js';
+import { ReportStatus, importTitle, progressText } from './status.js';
 
 const PAGE_SIZE = 25;
 
@@ -53,7 +53,7 @@ export function registerReportListPages(scope: FastifyInstance, deps: Deps): voi
               <td>
                 <a href={`/console/reports/${r.reportId}`} safe>{`#${r.reportId}`}</a>
               </td>
-              <td safe>{r.isExport ? `Export: ${r.exportType ?? ''}` : `Import: ${r.importType ?? ''}`}</td>
+              <td safe>{r.isExport ? `Export: ${r.exportType ?? ''}` : `Import: ${importTitle(r.importType)}`}</td>
               <td safe>{r.label ?? r.fileName ?? ''}</td>
               <td>
                 <ReportStatus status={r.status} />

@@ -6,7 +6,6 @@ import { parseDefinitionId, resolveDefinition } from '../../../../domain/reports
 import { listValidations } from '../../../../domain/reports/validation/list-validations.js';
 import { readValidation, type ValidationView } from '../../../../domain/reports/validation/read-results.js';
 import { validationResultRows } from '../../../../domain/reports/validation/results-rows.js';
-import { importGuides } from '../../../../domain/reports/imports/import-guides.js';
 import { contentDisposition } from '../../../v1/reports/downloads.js';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
@@ -21,10 +20,7 @@ import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
 import { createAction } from '../form-redirect.js';
 import { ImportOptions, UploadForm } from './forms.js';
-import { ReportStatus } from './status.js';
-
-/** Import types in a seller's words, for the list of past validations. */
-const TYPE_TITLES = new Map(importGuides({ warehouseName: null, skus: [] }).map((g) => [g.type as string, g.title]));
+import { ReportStatus, importTitle } from './status.js';
 
 const PAST_PAGE = 20;
 
@@ -40,8 +36,8 @@ function Results({ v }: { v: ValidationView }) {
   return (
     <section id="progress" hx-get={running ? `${base}/progress` : undefined} hx-trigger={running ? 'every 2s' : undefined} hx-swap="outerHTML">
       <dl class="facts">
-        <dt>Definition</dt>
-        <dd safe>{v.import_definition_id}</dd>
+        <dt>File type</dt>
+        <dd safe>{importTitle(v.import_definition_id.split(';')[0] ?? '')}</dd>
         <dt>Status</dt>
         <dd>
           <ReportStatus status={v.status} />
@@ -75,7 +71,7 @@ function Results({ v }: { v: ValidationView }) {
               <tr>
                 <td class="num" safe>{String(r.row)}</td>
                 <td safe>{r.column}</td>
-                <td>{r.severity}</td>
+                <td>{r.severity === 'ERROR' ? 'Error' : r.severity === 'WARNING' ? 'Warning' : r.severity}</td>
                 <td safe>{r.message}</td>
               </tr>
             ))}
@@ -113,7 +109,7 @@ export function registerValidationPages(scope: FastifyInstance, deps: Deps): voi
                   <td>
                     <a href={`/console/reports/validation/${r.id}`} safe>{`#${r.id}`}</a>
                   </td>
-                  <td safe>{TYPE_TITLES.get(r.importType) ?? r.importType}</td>
+                  <td safe>{importTitle(r.importType)}</td>
                   <td>
                     <ReportStatus status={r.status} />
                   </td>
