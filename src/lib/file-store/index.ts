@@ -16,10 +16,11 @@ export const CHUNK_BYTES = 512 * 1024;
 /** Chunks one DELETE removes (4 MiB): a few milliseconds of SQLite's time each. */
 const DELETE_BATCH_CHUNKS = 8;
 /**
- * Bytes a database writer appends to the SQLite WAL before it waits for a checkpoint: 16 MiB is 4,096
- * pages, well under the backstop (WAL_BACKSTOP_PAGES, whose checkpoint would run on the event loop).
+ * Bytes written between two looks at the SQLite WAL (DbHandle.relieveWal: a stat, and a checkpoint in the
+ * checkpoint thread only when the WAL has grown past its relief size, the one rule every background writer
+ * follows). 4 MiB is 8 chunks: the WAL never runs far past that size before the writer waits.
  */
-const WAL_BURST_BYTES = 16 * 1024 * 1024;
+const WAL_CHECK_BYTES = 4 * 1024 * 1024;
 /**
  * A source whose bytes are already buffered is read in one stretch of promise callbacks, with the caller's
  * per-byte work (the upload's UTF-8 check and digest) inside it: the writer gives the event loop a turn
@@ -77,26 +78,25 @@ export function createFileStore(handle: DbHandle, dir: string | null, now: () =>
    * Consumes the source into database chunks; returns [bytes, chunks]. The bytes are copied into one chunk
    * buffer, reused (the drivers copy a bound value before the INSERT resolves): a 200 MiB upload allocates
    * nothing per chunk for the garbage collector to catch up with. Every chunk is one INSERT, after which
-   * the event loop gets a turn (on SQLite each INSERT runs on the loop); every WAL_BURST_BYTES the writer
-   * waits for a checkpoint instead (DbHandle.walCheckpoint).
+   * the event loop gets a turn (on SQLite each INSERT runs on the loop); every WAL_CHECK_BYTES the writer
+   * also relieves the WAL (DbHandle.relieveWal), waiting for a checkpoint when it has grown.
    */
   async function writeChunks(fileId: number, source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<[number, number]> {
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
     let filled = 0;
     let total = 0;
     let seq = 0;
-    let sinceCheckpoint = 0;
+    let sinceCheck = 0;
     const budget = new TurnBudget(TURN_BUDGET_MS);
     const insert = async (data: Buffer) => {
       await db.insertInto('stored_file_chunks').values({ file_id: fileId, seq, data }).execute();
       seq++;
-      sinceCheckpoint += data.length;
-      if (handle.walCheckpoint && sinceCheckpoint >= WAL_BURST_BYTES) {
-        sinceCheckpoint = 0;
-        await handle.walCheckpoint();
-      } else {
-        await nextTurn();
+      sinceCheck += data.length;
+      if (handle.relieveWal && sinceCheck >= WAL_CHECK_BYTES) {
+        sinceCheck = 0;
+        await handle.relieveWal();
       }
+      await nextTurn();
     };
     for await (const piece of source) {
       total += piece.length;
