@@ -217,6 +217,10 @@ export interface ProductsTable {
   landed_cost_units: Generated<number>;
   /** Decimal string: Σ units × (unit cost + allocated shipping) over the costed units received. */
   landed_cost_total: Generated<string>;
+  /** Low-stock alert level (migration 031): units available across sellable warehouses at or below it; null = no alert. */
+  low_stock_threshold: Generated<number | null>;
+  /** low_stock_threshold − units available in sellable warehouses, kept by every stock change (migration 031); null without a threshold. */
+  low_stock_gap: Generated<number | null>;
 }
 
 export interface InventoryTable {

@@ -79,9 +79,8 @@ describe('console in a browser: listings (edit a title, apply an ingestion plan)
     const page = await h.newPage();
     await h.signIn(page, EMAIL);
     await page.waitForURL(`${h.base}/console/home`);
-    await page.getByRole('link', { name: /ingestion plans waiting for review/ }).click();
-    await page.waitForURL(`${h.base}/console/listings`);
-    await page.getByRole('link', { name: 'Ingestions waiting for review' }).click();
+    // Home's count opens the ingestion plans themselves.
+    await page.getByRole('link', { name: /ingestion plans waiting for your review/ }).click();
     await page.waitForURL(`${h.base}/console/listings/ingestions`);
     const session = page.getByRole('region', { name: `Ingestion ${ingestionId} · storefront ${seed.channel.installationId}` });
     assert.match((await session.textContent()) ?? '', /PLANNED[\s\S]*1 listing\(s\) to create, 1 to update/);

@@ -76,7 +76,7 @@ describe('console in a browser: orders (cancel from the page, resolve an alert, 
     await h.signIn(page, EMAIL);
     await page.waitForURL(`${h.base}/console/home`);
     assert.equal(await alertCount(page), 1);
-    await page.getByRole('link', { name: /open alerts on fulfillment orders/ }).click();
+    await page.getByRole('link', { name: /with an open alert/ }).click();
     await page.waitForURL(`${h.base}/console/orders?needs=alert`);
     await page.getByRole('link', { name: order.orderNumber, exact: true }).click();
     await page.waitForURL(`${h.base}/console/orders/${order.orderNumber}`);

@@ -44,10 +44,10 @@ describe('console in a browser: sign-in, navigation, an operator callback replay
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(/state=DEAD/);
     const row = page.locator('tr', { has: page.locator(`a[href$="${deliveryId}"]`) });
-    assert.equal(await row.locator('.badge').textContent(), 'DEAD');
+    assert.equal(await row.locator('.badge').textContent(), 'Gave up');
     await row.getByRole('button', { name: 'Replay' }).click();
     await page.locator('.flash.ok').waitFor();
-    assert.match((await page.locator('.flash.ok').textContent()) ?? '', /PENDING again/);
+    assert.match((await page.locator('.flash.ok').textContent()) ?? '', /queued again/);
     assert.equal(page.url(), `${h.base}/console/operator/deliveries/${deliveryId}`);
     assert.equal((await admin(h.t, 'GET', `/admin/deliveries/${deliveryId}`)).json<{ state: string }>().state, 'PENDING');
     await h.finish(page);

@@ -58,7 +58,7 @@ describe('console: account settings', () => {
     const orders = await page(owner, '/console/orders');
     assert.match(orders, />\$3,751\.50</, 'the order total (3 × 1250.5) in dollars');
     const stockPage = await page(owner, '/console/inventory?sku=MUG');
-    assert.match(stockPage, /<td>2026-11-23 09:00 UTC<\/td>/);
+    assert.match(stockPage, /<td data-label="Updated">2026-11-23 09:00 UTC<\/td>/);
   });
 
   it('after the operator API sets EUR and Europe/Berlin, the signed-in seller sees euros and Berlin time at once', async () => {
@@ -71,7 +71,7 @@ describe('console: account settings', () => {
     // The order's own time (2026-11-20 10:00 UTC, from the channel) in Berlin time.
     assert.match(orders, />2026-11-20 11:00 CET</);
     const stockPage = await page(owner, '/console/inventory?sku=MUG');
-    assert.match(stockPage, /<td>2026-11-23 10:00 CET<\/td>/, 'the stock row updated at 09:00 UTC, in Berlin time');
+    assert.match(stockPage, /<td data-label="Updated">2026-11-23 10:00 CET<\/td>/, 'the stock row updated at 09:00 UTC, in Berlin time');
     assert.ok(!stockPage.includes('09:00 UTC'));
     const home = await page(owner, '/console/home');
     assert.match(home, /Money is shown in EUR and dates in the Europe\/Berlin time zone \(now 2026-11-23 10:00 CET\)/);

@@ -69,7 +69,7 @@ describe('console: operator pages, seller users and invitations', () => {
     let detail = await follow(b, await b.post(`${detailUrl}/warehouses`, { name: 'East', channelFulfilled: 'true' }));
     assert.match(detail, /Warehouse East created/);
     detail = await follow(b, await b.post(`${detailUrl}/users`, { email: 'new@shop.example', password: PASSWORD, role: 'STAFF' }));
-    assert.match(detail, /User new@shop.example created as STAFF/);
+    assert.match(detail, /User new@shop.example created as staff/);
     assert.match(detail, /<td>new@shop.example<\/td>/);
     // Refusals come back as a flash with the domain's reason.
     detail = await follow(b, await b.post(`${detailUrl}/users`, { email: 'x@shop.example', password: 'short', role: 'STAFF' }));
@@ -145,7 +145,7 @@ describe('console: operator pages, seller users and invitations', () => {
     const detail = await b.get(`/console/operator/jobs/${jobId}`);
     assert.match(detail.body, /&lt;b>carrier&lt;\/b>/);
     const page = await follow(b, await b.post(`/console/operator/jobs/${jobId}/retry`, {}));
-    assert.match(page, /PENDING again/);
+    assert.match(page, /waiting again/);
     const job = (await admin(t, 'GET', `/admin/jobs/${jobId}`)).json<{ status: string; attempts: number }>();
     assert.deepEqual([job.status, job.attempts], ['PENDING', 0]);
     // (Nothing runs it here; a job that is not DEAD is refused with the domain's reason.)
@@ -182,7 +182,7 @@ describe('console: operator pages, seller users and invitations', () => {
     const detail = await b.get(`/console/operator/deliveries/${deliveryId}`);
     assert.match(detail.body, /HTTP 500: &lt;oops>/);
     const page = await follow(b, await b.post(`/console/operator/deliveries/${deliveryId}/replay`, {}));
-    assert.match(page, /PENDING again/);
+    assert.match(page, /queued again/);
     assert.equal((await admin(t, 'GET', `/admin/deliveries/${deliveryId}`)).json<{ state: string }>().state, 'PENDING');
     assert.match(await follow(b, await b.post(`/console/operator/deliveries/${deliveryId}/replay`, {})), /PENDING already/);
     assert.equal((await b.get('/console/operator/deliveries/not-a-uuid')).statusCode, 404);

@@ -25545,6 +25545,216 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/accounts/{accountId}/products/{sku}/low-stock-threshold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a product's low-stock alert (seller)
+         * @description The seller's low-stock alert for a SKU (the console's Stock and Low stock pages): a whole number from 0 to 1,000,000, or null for none (the default).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description account id
+                     * @example 1
+                     */
+                    accountId: number;
+                    /**
+                     * @description product SKU (exact)
+                     * @example MUG-01
+                     */
+                    sku: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "sku": "MUG-01",
+                         *       "lowStockThreshold": 5
+                         *     }
+                         */
+                        "application/json": {
+                            sku: string;
+                            /** @description units available across the sellable warehouses (all but channel-fulfilled ones) at or below which the SKU is low; null: no alert */
+                            lowStockThreshold: number | null;
+                        };
+                    };
+                };
+                /** @description invalid input; errorMessages lists each problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description no such account, app, installation, warehouse or token */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description service error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set a product's low-stock alert (seller)
+         * @description The seller's low-stock alert for a SKU (the console's Stock and Low stock pages): a whole number from 0 to 1,000,000, or null for none (the default).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description account id
+                     * @example 1
+                     */
+                    accountId: number;
+                    /**
+                     * @description product SKU (exact)
+                     * @example MUG-01
+                     */
+                    sku: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description units available across the sellable warehouses (all but channel-fulfilled ones) at or below which the SKU is low; null: no alert */
+                        lowStockThreshold: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "sku": "MUG-01",
+                         *       "lowStockThreshold": 5
+                         *     }
+                         */
+                        "application/json": {
+                            sku: string;
+                            /** @description units available across the sellable warehouses (all but channel-fulfilled ones) at or below which the SKU is low; null: no alert */
+                            lowStockThreshold: number | null;
+                        };
+                    };
+                };
+                /** @description invalid input; errorMessages lists each problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description no such account, app, installation, warehouse or token */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the body has a Content-Type this route does not take (JSON routes take application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description service error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+                /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["V1Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/accounts/{accountId}/vendors": {
         parameters: {
             query?: never;

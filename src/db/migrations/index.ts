@@ -31,6 +31,8 @@ import * as m027 from './027_one_shipper_per_warehouse.js';
 import * as m028 from './028_return_receipts.js';
 import * as m029 from './029_account_settings.js';
 import * as m030 from './030_order_search.js';
+import * as m031 from './031_low_stock_threshold.js';
+import * as m032 from './032_home_figures.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -85,6 +87,8 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '028_return_receipts': m028,
   '029_account_settings': m029,
   '030_order_search': m030,
+  '031_low_stock_threshold': m031,
+  '032_home_figures': m032,
 };
 
 function contextFor(dialect: Dialect, log: MigrationLog): MigrationContext {

@@ -13,7 +13,8 @@ export type ProductFieldKind = 'text' | 'decimal' | 'boolean' | 'identifier' | '
 
 export type ProductColumn = Exclude<
   keyof ProductsTable,
-  'id' | 'account_id' | 'sku_lower' | 'inventory_updated_at' | 'landed_cost_units' | 'landed_cost_total'
+  // low_stock_*: an inventory setting and its figure (src/domain/inventory/low-stock.ts), not catalog fields.
+  'id' | 'account_id' | 'sku_lower' | 'inventory_updated_at' | 'landed_cost_units' | 'landed_cost_total' | 'low_stock_threshold' | 'low_stock_gap'
 >;
 
 export interface ProductField {

@@ -14,6 +14,7 @@ interface LineRow {
   warehouse_id: number;
   warehouse_name: string;
   shipment_id: number;
+  purchase_order_number: string;
   status: string;
   quantity: number;
   received_quantity: number;
@@ -33,6 +34,7 @@ function openLinesQuery(db: Db, accountId: number | ((name: string) => number)) 
       's.warehouse_id',
       'w.name as warehouse_name',
       's.id as shipment_id',
+      's.purchase_order_number',
       's.status',
       'l.quantity',
       'l.received_quantity',
@@ -50,6 +52,7 @@ const toLine = (r: LineRow): OpenInboundLine => ({
   warehouseId: r.warehouse_id,
   warehouseName: r.warehouse_name,
   inboundShipmentId: r.shipment_id,
+  purchaseOrderNumber: r.purchase_order_number,
   status: r.status,
   quantity: r.quantity,
   receivedQuantity: r.received_quantity,

@@ -26,6 +26,8 @@ export interface OpenInboundLine extends InboundOnTheWayV1 {
   productId: number;
   warehouseId: number;
   warehouseName: string;
+  /** The shipment's purchase order number (the console shows it; not part of the v1 record). */
+  purchaseOrderNumber: string;
 }
 
 export interface InboundPort {

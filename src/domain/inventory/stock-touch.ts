@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
+import { lowStockGapExpression } from './low-stock.js';
 import { refreshVariantStock } from './variant-stock-sync.js';
 
 /**
@@ -19,19 +20,24 @@ const touchProducts = compiledBySize<never, Record<string, unknown>>(
   (db, arg, n) =>
     db
       .updateTable('products')
-      .set({ inventory_updated_at: arg('iso') })
+      // The timestamp only moves forward; a SKU with a low-stock alert gets its gap recomputed in the same
+      // statement (low-stock.ts), so a stock write pays no statement for alerts.
+      .set((eb) => ({
+        inventory_updated_at: sql<string>`case when ${eb.ref('inventory_updated_at')} < ${arg('iso')} then ${arg('iso')} else ${eb.ref('inventory_updated_at')} end`,
+        low_stock_gap: sql<number | null>`case when ${eb.ref('low_stock_threshold')} is null then null else ${lowStockGapExpression} end`,
+      }))
       .where('id', 'in', argList<number>(arg, 'p', n))
       // `+ 0`: the tenancy filter must not steer SQLite (no statistics) to an account-wide index range
       // (products_account_inventory_updated) instead of the primary-key lookups of the ids.
       .where(sql<number>`${sql.ref('account_id')} + 0`, '=', arg<number>('accountId'))
-      .where('inventory_updated_at', '<', arg('iso')),
+      .where((eb) => eb.or([eb('inventory_updated_at', '<', arg('iso')), eb('low_stock_threshold', 'is not', null)])),
   SLICE,
 );
 
 /**
  * What applyStockChange does after its update, once per product of a batch (a new order's reserved SKUs,
  * a v1 update's items, an import's lines): the product's inventory timestamp moves forward (it orders
- * GET /v1/inventory) and the listing variants' stock copy follows.
+ * GET /v1/inventory) and the listing variants' stock copy and the low-stock gaps follow.
  */
 export async function touchProductsInventory(tx: Db, accountId: number, productIds: readonly number[], now: Date): Promise<void> {
   const ids = [...new Set(productIds)].sort((a, b) => a - b);

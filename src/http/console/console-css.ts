@@ -27,6 +27,16 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 12px; }
 .card { border: 1px solid var(--line); border-radius: 6px; padding: 12px; background: var(--panel); }
 .card .count { font-size: 1.8em; font-weight: 700; display: block; }
+.card.figure { min-width: 0; overflow-wrap: anywhere; } .card.figure h2 { font-size: 1em; margin: 0 0 4px; } .card.figure p { margin: 4px 0 0; font-size: 0.9em; }
+.card.figure a.count { text-decoration: none; } .card.figure.bad .count { color: var(--bad); } .card.figure.warn .count { color: var(--warn); }
+p.empty { padding: 12px; border: 1px dashed var(--line); border-radius: 6px; color: var(--muted); background: var(--panel); }
+.narrow-table { max-width: 420px; } .narrow-table th:last-child { text-align: right; }
+@media (max-width: 640px) {
+  .rows-stack thead { position: absolute; left: -999px; } .rows-stack table, .rows-stack tbody, .rows-stack tr, .rows-stack td { display: block; }
+  .rows-stack tr { padding: 8px 10px; border-bottom: 1px solid var(--line); } .rows-stack tr:last-child { border-bottom: none; }
+  .rows-stack td { border: none; padding: 2px 0; overflow-wrap: anywhere; } .rows-stack td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; }
+  .rows-stack td:empty { display: none; } .rows-stack td.num { text-align: left; } .rows-stack form.inline { margin: 4px 0 0; }
+}
 .badge { display: inline-block; padding: 0 6px; border-radius: 10px; font-size: 0.85em; border: 1px solid var(--line); background: var(--panel); }
 .badge.ok { color: var(--ok); border-color: var(--ok); } .badge.warn { color: var(--warn); border-color: var(--warn); } .badge.bad { color: var(--bad); border-color: var(--bad); }
 form.stack { display: grid; gap: 10px; max-width: 480px; }
@@ -76,5 +86,45 @@ table.orders th a.sort { color: inherit; } table.orders td.date, table.orders td
   table.orders td.order { grid-area: order; } table.orders td.status { grid-area: status; } table.orders td.customer { grid-area: customer; }
   table.orders td.total { grid-area: total; } table.orders td.channel { grid-area: channel; } table.orders td.date { grid-area: date; } table.orders td.items { grid-area: items; }
 }
+table.stock .sku { white-space: nowrap; } table.stock .sub { display: block; font-size: 0.88em; max-width: 16em; }
+.low-alert form.inline { margin: 4px 0 0; flex-wrap: nowrap; } .low-alert input { width: 7em; }
+@media (max-width: 640px) {
+  table.low-stock td.num, table.stock td.num { text-align: left; } table.stock tbody + tbody { border-top: 2px solid var(--line); } table.stock td.num:empty { display: none; }
+}
 @media (max-width: 640px) { main { padding: 10px; } header.top .who { margin-left: 0; } }
+/* Catalog (issue 24 item 4): the list's heading with its button, rows as cards on a phone, the product form's groups. */
+.page-head { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; justify-content: space-between; } .page-head h1 { margin-bottom: 0.3em; }
+table.catalog tbody tr { position: relative; } table.catalog tbody tr:hover { background: var(--panel); }
+table.catalog a.row-link { font-weight: 600; } table.catalog a.row-link::after { content: ""; position: absolute; inset: 0; }
+table.catalog td { overflow-wrap: anywhere; } table.catalog .sub { display: block; font-size: 0.88em; white-space: nowrap; } table.catalog td.price { white-space: nowrap; }
+@media (max-width: 640px) {
+  table.catalog thead { position: absolute; left: -999px; }
+  table.catalog, table.catalog tbody, table.catalog td { display: block; }
+  table.catalog tr { display: grid; grid-template-columns: minmax(0, 1fr) auto; grid-template-areas: "sku price" "title stock" "brand stock"; gap: 2px 12px; padding: 8px 10px; border-bottom: 1px solid var(--line); }
+  table.catalog td { border: none; padding: 0; } table.catalog td.sku { grid-area: sku; } table.catalog td.title { grid-area: title; }
+  table.catalog td.brand { grid-area: brand; color: var(--muted); } table.catalog td.price { grid-area: price; } table.catalog td.stock { grid-area: stock; }
+}
+form.product-form { display: grid; gap: 14px; max-width: 960px; }
+form.product-form fieldset { border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px 12px; margin: 0; min-width: 0; }
+form.product-form legend { font-weight: 600; padding: 0 4px; }
+form.product-form .fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 210px), 1fr)); gap: 10px 14px; }
+form.product-form .fields > div, form.product-form .attribute > div { display: grid; gap: 2px; align-content: start; min-width: 0; }
+form.product-form .fields .wide { grid-column: 1 / -1; } form.product-form textarea { width: 100%; }
+form.product-form .attributes { display: grid; gap: 8px; } form.product-form .attribute { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 200px), 1fr)); gap: 4px 14px; }
+form.product-form .error { color: var(--bad); font-size: 0.92em; } form.product-form [aria-invalid="true"] { border-color: var(--bad); border-width: 2px; }
+form.product-form .flash ul { margin: 4px 0 0; padding-left: 20px; } form.product-form p.hint { margin: 0 0 8px; font-size: 0.92em; }
+ul.tiles { list-style: none; margin: 0 0 8px; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 165px), 1fr)); gap: 8px; }
+ul.tiles li > a, ul.tiles li > div { display: block; height: 100%; padding: 8px 10px; border: 1px solid var(--line); border-radius: 6px; text-decoration: none; color: var(--fg); overflow-wrap: anywhere; }
+ul.tiles .count { display: block; font-size: 1.6em; line-height: 1.2; font-variant-numeric: tabular-nums; } ul.tiles .label { font-size: 0.92em; }
+ul.tiles li.needs > a, ul.tiles li.needs > div { border-color: var(--warn); border-left-width: 4px; background: #fff8c5; } ul.tiles li.needs .count { color: var(--warn); }
+ul.tiles li.clear > a, ul.tiles li.clear > div { background: var(--panel); padding: 6px 10px; } ul.tiles li.clear .count { color: var(--muted); display: inline; font-size: 1.1em; }
+ul.tiles li.work > a { border-color: var(--accent); border-left-width: 4px; background: #ddf4ff; } ul.tiles li.work .count { color: var(--accent); }
+ul.tiles li > a:hover .label { text-decoration: underline; } ul.tiles .note { display: block; font-size: 0.85em; color: var(--muted); margin-top: 4px; }
+section.attention h3 { font-size: 1em; margin: 14px 0 6px; } p.all-clear { padding: 8px 12px; border: 1px solid #4ac26b; border-radius: 6px; background: #dafbe1; }
+.first-steps { margin: 0 0 12px; } .first-steps h2 { margin-top: 0; } .first-steps ul { margin: 6px 0 0; padding-left: 20px; }
+.last-days .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 300px), 1fr)); gap: 12px 24px; }
+.last-days figure { margin: 0; min-width: 0; } .last-days figcaption { font-weight: 600; font-size: 0.95em; }
+svg.chart { display: block; width: 100%; max-width: 560px; height: auto; }
+svg.chart .axis line { stroke: var(--line); stroke-width: 1; } svg.chart text { fill: var(--muted); font-size: 11px; font-family: inherit; }
+svg.chart .bars rect { fill: var(--accent); } .last-days details { margin-top: 10px; } .last-days summary { cursor: pointer; color: var(--accent); }
 `;

@@ -19,6 +19,7 @@ const SELLER_NAV: [string, string][] = [
   ['/console/home', 'Home'],
   ['/console/apps', 'Apps'],
   ['/console/orders', 'Orders'],
+  ['/console/catalog', 'Catalog'],
   ['/console/inventory', 'Inventory'],
   ['/console/listings', 'Listings'],
   ['/console/reports', 'Reports'],
@@ -31,6 +32,7 @@ const OPERATOR_NAV: [string, string][] = [
   ['/console/operator/apps', 'Apps'],
   ['/console/operator/jobs', 'Jobs'],
   ['/console/operator/deliveries', 'Callbacks'],
+  ['/console/operator/operators', 'Operators'],
 ];
 
 // htmx's own inline indicator styles and eval would break the CSP; the stylesheet styles the indicator.
@@ -89,6 +91,7 @@ export function Layout({ ctx, title, children }: PropsWithChildren<{ ctx: PageCo
           <meta name="htmx-config" content={HTMX_CONFIG} />
           <title safe>{`${title} · Commerce console`}</title>
           <link rel="stylesheet" href={ASSETS.css} />
+          <link rel="icon" type="image/svg+xml" href={ASSETS.favicon} />
           <script src={ASSETS.htmx} defer></script>
         </head>
         <body hx-boost="true" hx-headers={JSON.stringify({ 'X-CSRF-Token': ctx.csrfToken })}>

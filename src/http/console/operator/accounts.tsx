@@ -5,14 +5,16 @@ import { getAccountWithSettings } from '../../../domain/accounts/account-setting
 import { createAccount, listAccounts } from '../../../domain/accounts/accounts.js';
 import { createWarehouse, listWarehousesOfAccount } from '../../../domain/accounts/warehouses.js';
 import { invalidField } from '../../../domain/errors.js';
+import { listPendingInvitations } from '../../../domain/users/user-admin.js';
 import { SELLER_ROLES, createSellerUser, listSellerUsers, type SellerRole } from '../../../domain/users/users.js';
-import { MIN_PASSWORD_LENGTH } from '../../../domain/users/passwords.js';
-import { Badge, Field, PostForm, Select, Table, field, formAction, formatTs } from '../components.js';
+import { Field, PostForm, Table, field, formAction } from '../components.js';
 import { Layout } from '../layout.js';
 import { idParam } from '../params.js';
 import { pageContext, sendHtml } from '../render.js';
 import { operatorOf } from '../session.js';
 import { AccountSettingsForm, registerOperatorAccountSettings } from './account-settings.js';
+import { AccountUsersSection, registerOperatorAccountUsers } from './account-users.js';
+import { ROLE_WORDS } from './words.js';
 
 /**
  * Seller accounts: list and create; an account's settings, warehouses and seller users. The same domain functions
@@ -30,18 +32,25 @@ export function registerOperatorAccounts(scope: FastifyInstance, deps: Deps): vo
       reply,
       <Layout ctx={ctx} title="Accounts">
         <h1>Seller accounts</h1>
-        <Table caption="Seller accounts" head={['Id', 'Name']}>
-          {accounts.map((a) => (
-            <tr>
-              <td safe>{String(a.accountId)}</td>
-              <td>
-                <a href={`${ACTIVE}/${a.accountId}`} safe>
-                  {a.name}
-                </a>
-              </td>
-            </tr>
-          ))}
-        </Table>
+        {accounts.length === 0 ? (
+          <p class="empty">
+            No seller accounts yet. Create the first one below, then its warehouses and users; <code>npm run cli -- sandbox</code> creates a sandbox account with
+            sample data.
+          </p>
+        ) : (
+          <Table caption="Seller accounts" head={['Id', 'Name']}>
+            {accounts.map((a) => (
+              <tr>
+                <td safe>{String(a.accountId)}</td>
+                <td>
+                  <a href={`${ACTIVE}/${a.accountId}`} safe>
+                    {a.name}
+                  </a>
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
         <h2>New account</h2>
         <PostForm action={ACTIVE} csrfToken={ctx.csrfToken} class="stack">
           <Field label="Seller name" name="name" required />
@@ -66,6 +75,7 @@ export function registerOperatorAccounts(scope: FastifyInstance, deps: Deps): vo
     const account = await getAccountWithSettings(deps.db.db, accountId);
     const warehouses = await listWarehousesOfAccount(deps.db.db, accountId);
     const users = await listSellerUsers(deps.db.db, accountId);
+    const invitations = await listPendingInvitations(deps.db.db, accountId, deps.clock.now());
     const ctx = pageContext(request, reply, user, ACTIVE);
     const base = `${ACTIVE}/${accountId}`;
     return sendHtml(
@@ -81,16 +91,20 @@ export function registerOperatorAccounts(scope: FastifyInstance, deps: Deps): vo
         <AccountSettingsForm account={account} action={`${base}/settings`} csrfToken={ctx.csrfToken} now={deps.clock.now()} />
 
         <h2>Warehouses</h2>
-        <Table caption="Warehouses" head={['Id', 'Name', 'Channel fulfilled', 'Stock controlled by installation']}>
-          {warehouses.map((w) => (
-            <tr>
-              <td safe>{String(w.warehouseId)}</td>
-              <td safe>{w.name}</td>
-              <td>{w.channelFulfilled ? 'yes' : 'no'}</td>
-              <td safe>{w.controlledByInstallationId === null ? '–' : String(w.controlledByInstallationId)}</td>
-            </tr>
-          ))}
-        </Table>
+        {warehouses.length === 0 ? (
+          <p class="empty">No warehouses yet. Orders need one to be routed to: add the seller's first warehouse below.</p>
+        ) : (
+          <Table caption="Warehouses" head={['Id', 'Name', 'Channel fulfilled', 'Stock controlled by installation']}>
+            {warehouses.map((w) => (
+              <tr>
+                <td safe>{String(w.warehouseId)}</td>
+                <td safe>{w.name}</td>
+                <td>{w.channelFulfilled ? 'yes' : 'no'}</td>
+                <td safe>{w.controlledByInstallationId === null ? '–' : String(w.controlledByInstallationId)}</td>
+              </tr>
+            ))}
+          </Table>
+        )}
         <PostForm action={`${base}/warehouses`} csrfToken={ctx.csrfToken}>
           <Field label="Warehouse name" name="name" required />
           <label>
@@ -100,28 +114,13 @@ export function registerOperatorAccounts(scope: FastifyInstance, deps: Deps): vo
           <button type="submit">Add warehouse</button>
         </PostForm>
 
-        <h2>Seller users</h2>
-        <Table caption="Seller users" head={['Email', 'Role', 'Status', 'Created']}>
-          {users.map((u) => (
-            <tr>
-              <td safe>{u.email}</td>
-              <td>{u.role}</td>
-              <td>{u.disabled ? <Badge tone="bad" text="disabled" /> : <Badge tone="ok" text="active" />}</td>
-              <td safe>{formatTs(u.createdAt)}</td>
-            </tr>
-          ))}
-        </Table>
-        <PostForm action={`${base}/users`} csrfToken={ctx.csrfToken} class="stack">
-          <Field label="Email" name="email" type="email" required />
-          <Field label="Password" name="password" type="password" required hint={`at least ${MIN_PASSWORD_LENGTH} characters; pass it on privately`} />
-          <Select label="Role" name="role" options={SELLER_ROLES} value="STAFF" />
-          <button type="submit">Create user</button>
-        </PostForm>
+        <AccountUsersSection base={base} users={users} invitations={invitations} csrfToken={ctx.csrfToken} />
       </Layout>,
     );
   });
 
   registerOperatorAccountSettings(scope, deps, ACTIVE);
+  registerOperatorAccountUsers(scope, deps, ACTIVE);
 
   scope.post('/operator/accounts/:accountId/warehouses', { schema: { hide: true } }, async (request, reply) => {
     if (!operatorOf(request, reply)) return reply;
@@ -142,7 +141,7 @@ export function registerOperatorAccounts(scope: FastifyInstance, deps: Deps): vo
       if (!(SELLER_ROLES as readonly string[]).includes(role)) throw invalidField('role', `must be one of ${SELLER_ROLES.join(', ')}`);
       const input = { email: field(request.body, 'email'), password: field(request.body, 'password'), role: role as SellerRole };
       const created = await createSellerUser(deps.db.db, accountId, input, deps.clock.now());
-      return `User ${created.email} created as ${created.role}.`;
+      return `User ${created.email} created as ${ROLE_WORDS[created.role].toLowerCase()}.`;
     });
   });
 }

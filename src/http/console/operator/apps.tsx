@@ -12,6 +12,7 @@ import { Layout } from '../layout.js';
 import { idParam } from '../params.js';
 import { pageContext, sendHtml } from '../render.js';
 import { operatorOf } from '../session.js';
+import { APP_KIND_WORDS } from './words.js';
 
 const ACTIVE = '/console/operator/apps';
 
@@ -68,30 +69,34 @@ export function registerOperatorApps(scope: FastifyInstance, deps: Deps): void {
       reply,
       <Layout ctx={ctx} title="Apps">
         <h1>Partner apps</h1>
-        <Table caption="Partner apps" head={['Id', 'Name', 'Kind', 'Client id', 'Callbacks', 'Registered']}>
-          {apps.map((a) => (
-            <tr>
-              <td safe>{String(a.appId)}</td>
-              <td>
-                <a href={`${ACTIVE}/${a.appId}`} safe>
-                  {a.name}
-                </a>
-              </td>
-              <td>{a.kind}</td>
-              <td>
-                <code safe>{a.clientId}</code>
-              </td>
-              <td safe>{a.callbackBaseUrl ?? '–'}</td>
-              <td safe>{formatTs(a.createdAt)}</td>
-            </tr>
-          ))}
-        </Table>
+        {apps.length === 0 ? (
+          <p class="empty">No partner apps registered yet. Register a sales channel, shipping, inventory or 3PL app below; sellers then install it from their Apps page.</p>
+        ) : (
+          <Table caption="Partner apps" head={['Id', 'Name', 'Kind', 'Client id', 'Callbacks', 'Registered']}>
+            {apps.map((a) => (
+              <tr>
+                <td safe>{String(a.appId)}</td>
+                <td>
+                  <a href={`${ACTIVE}/${a.appId}`} safe>
+                    {a.name}
+                  </a>
+                </td>
+                <td safe>{APP_KIND_WORDS[a.kind]}</td>
+                <td>
+                  <code safe>{a.clientId}</code>
+                </td>
+                <td safe>{a.callbackBaseUrl ?? '–'}</td>
+                <td safe>{formatTs(a.createdAt)}</td>
+              </tr>
+            ))}
+          </Table>
+        )}
         <h2>Register an app</h2>
         <PostForm action={ACTIVE} csrfToken={ctx.csrfToken} class="stack">
           <Field label="Name" name="name" required hint="shown to sellers; for a sales channel also the channel name orders carry" />
           <Field label="Contact email" name="contactEmail" type="email" required />
           <Field label="Redirect URI" name="redirectUri" type="url" required hint="absolute http(s) URL; the token exchange must repeat it exactly" />
-          <Select label="Kind" name="kind" options={APP_KINDS} />
+          <Select label="Kind" name="kind" options={APP_KINDS.map((k): [string, string] => [k, APP_KIND_WORDS[k]])} />
           <fieldset>
             <legend>Scopes</legend>
             {SCOPES.map((s) => (
@@ -150,7 +155,7 @@ export function registerOperatorApps(scope: FastifyInstance, deps: Deps): void {
           <dt>Id</dt>
           <dd safe>{String(app.appId)}</dd>
           <dt>Kind</dt>
-          <dd>{app.kind}</dd>
+          <dd safe>{APP_KIND_WORDS[app.kind]}</dd>
           <dt>Scopes</dt>
           <dd safe>{app.scopes.join(', ')}</dd>
           <dt>Client id</dt>

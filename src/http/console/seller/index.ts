@@ -7,6 +7,7 @@ import { registerSellerOrderPages } from './orders/index.js';
 import { registerSellerUsers } from './users.js';
 import { registerInventoryPages } from './inventory/index.js';
 import { registerReportPages } from './reports/index.js';
+import { registerCatalogPages } from './catalog/index.js';
 
 /** The seller's pages; each file registers one workflow's routes. */
 export function registerSellerPages(scope: FastifyInstance, deps: Deps): void {
@@ -17,4 +18,5 @@ export function registerSellerPages(scope: FastifyInstance, deps: Deps): void {
   registerSellerUsers(scope, deps);
   registerInventoryPages(scope, deps);
   registerReportPages(scope, deps);
+  registerCatalogPages(scope, deps);
 }

@@ -1,6 +1,7 @@
-/** The inventory section's own tabs: stock, kits, inbound shipments, vendors. */
+/** The inventory section's own tabs: stock, low stock, kits, inbound shipments, vendors. */
 const TABS: [string, string][] = [
   ['/console/inventory', 'Stock'],
+  ['/console/inventory/low-stock', 'Low stock'],
   ['/console/inventory/kits', 'Kits'],
   ['/console/inventory/inbound', 'Inbound shipments'],
   ['/console/inventory/vendors', 'Vendors'],

@@ -9,13 +9,15 @@ import { InventoryItemRejected, applyInventoryItemV1, loadInventoryUpdateContext
 import { backorderPort } from '../../../../domain/fulfillment/backorder-port.js';
 import { InventoryUpdateV1 } from '../../../schemas/inventory-v1.js';
 import { planInventoryUpdate } from '../../../v1/inventory/update-body.js';
-import { Badge, Field, Pager, PostForm, Select, Table, field, formAction, formatTs } from '../../components.js';
+import { Field, Pager, PostForm, Select, field, formAction } from '../../components.js';
 import { checkForm, formInt, formText } from '../../form-check.js';
 import { Layout } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
 import { consolePrincipal } from '../principal.js';
 import { InventoryTabs, PAGE_SIZE, queryText } from './nav.js';
+import { stockFiguresOf } from './stock-figures.js';
+import { StockTable } from './stock-table.js';
 
 const MODES: [string, string][] = [
   ['delta_quantity', 'Add or remove units (delta)'],
@@ -36,7 +38,10 @@ export function registerStockPages(scope: FastifyInstance, deps: Deps): void {
     const prefix = queryText(request.query, 'sku').trim();
     const after = queryText(request.query, 'after');
     const page = await searchStockBySkuPrefix(deps.db.db, user.accountId, prefix, after === '' ? null : after, PAGE_SIZE);
+    const figures = await stockFiguresOf(deps.db.db, user.accountId, page.products);
     const names = new Map(page.warehouses.map((w) => [w.id, w]));
+    const here = new URLSearchParams({ ...(prefix !== '' ? { sku: prefix } : {}), ...(after !== '' ? { after } : {}) }).toString();
+    const back = here === '' ? '/console/inventory' : `/console/inventory?${here}`;
     const writable = page.warehouses.filter((w) => canUpdateInventory(principal, w));
     const controlled = page.warehouses.filter((w) => !canUpdateInventory(principal, w));
     const ctx = pageContext(request, reply, user, '/console/inventory');
@@ -49,37 +54,12 @@ export function registerStockPages(scope: FastifyInstance, deps: Deps): void {
           <Field label="SKU starts with" name="sku" value={prefix} />
           <button type="submit">Search</button>
         </form>
-        <Table caption="Stock per SKU and warehouse" head={['SKU', 'Warehouse', 'Available', 'On hand', 'Reserved', 'Assembled', 'Bin', 'Updated']}>
-          {page.products.flatMap((p) =>
-            p.stock.length === 0
-              ? [
-                  <tr>
-                    <td safe>{p.sku}</td>
-                    <td class="muted" colspan="7">
-                      No stock record yet
-                    </td>
-                  </tr>,
-                ]
-              : p.stock.map((s) => {
-                  const w = names.get(s.warehouseId);
-                  return (
-                    <tr>
-                      <td safe>{p.sku}</td>
-                      <td>
-                        <span safe>{w?.name ?? String(s.warehouseId)}</span> {w && !canUpdateInventory(principal, w) ? <Badge tone="warn" text="integration-controlled" /> : ''}
-                      </td>
-                      <td class="num" safe>{String(s.available)}</td>
-                      <td class="num" safe>{String(s.onhand)}</td>
-                      <td class="num" safe>{String(s.reserved)}</td>
-                      <td class="num" safe>{s.assembled === null ? '–' : String(s.assembled)}</td>
-                      <td safe>{s.binLocation ?? ''}</td>
-                      <td safe>{formatTs(s.updatedAt, user.settings)}</td>
-                    </tr>
-                  );
-                }),
-          )}
-        </Table>
-        {page.products.length === 0 ? <p class="muted">No SKU matches.</p> : ''}
+        <p class="muted">
+          <strong>Available</strong> = on hand − reserved for orders. <strong>Backordered</strong>: units orders wait for in that warehouse. <strong>Inbound</strong>: units on open
+          inbound shipments, not received yet.
+        </p>
+        <StockTable page={page} figures={figures} names={names} back={back} csrfToken={ctx.csrfToken} settings={user.settings} writable={(w) => canUpdateInventory(principal, w)} />
+        {page.products.length === 0 ? <p class="muted">{prefix === '' ? 'No products yet: adjust stock below to add a SKU.' : 'No SKU starts with that text.'}</p> : ''}
         <Pager base="/console/inventory" params={{ sku: prefix }} cursorName="after" next={page.next} />
 
         <h2>Adjust stock</h2>

@@ -12,9 +12,12 @@ import { queryText } from '../params.js';
  * pages) and the signed position of a previous or next page. Refusals are 400 pages in the seller's words.
  */
 
-/** The fulfillment checks, and orders with a line that could not be routed (an orders-area check). */
-export type NeedsKind = AttentionKind | 'unroutable';
-const NEEDS_KINDS: readonly string[] = [...ATTENTION_KINDS, 'unroutable'];
+/**
+ * The fulfillment checks, and the orders-area ones: a line that could not be routed, late (past a line's
+ * ship-by date with units still owed), an open return (home-figures.ts).
+ */
+export type NeedsKind = AttentionKind | 'unroutable' | 'overdue' | 'returns';
+const NEEDS_KINDS: readonly string[] = [...ATTENTION_KINDS, 'unroutable', 'overdue', 'returns'];
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_SEARCH = 200;

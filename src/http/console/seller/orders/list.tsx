@@ -7,6 +7,7 @@ import { ordersNeedingAttention } from '../../../../domain/fulfillment/attention
 import { listSellerOrders, type SellerOrderSort, type SellerOrderSummary } from '../../../../domain/orders/seller-list.js';
 import { countOrderTabs, ORDER_TABS, type OrderTab } from '../../../../domain/orders/seller-list-sources.js';
 import { ordersWithUnroutableLines } from '../../../../domain/orders/unroutable-lines.js';
+import { ordersPastShipBy, ordersWithOpenReturns } from '../../../../domain/orders/home-figures.js';
 import { COUNT_CAP } from '../../../../db/capped-count.js';
 import { Badge, Field, formatMoney, formatTs, Select } from '../../components.js';
 import type { DisplaySettings } from '../../format.js';
@@ -25,6 +26,8 @@ const NEEDS_LABELS: Record<NeedsKind, string> = {
   rejected: 'with a rejected fulfillment order holding units',
   late: 'with fulfillment unacknowledged for more than 24 h',
   unroutable: 'with a line that could not be sent to a warehouse',
+  overdue: 'past their ship-by date with units still to ship',
+  returns: 'with a return to receive or close',
 };
 
 const TAB_LABELS: Record<OrderTab, string> = {
@@ -160,7 +163,11 @@ export function registerSellerOrderList(scope: FastifyInstance, deps: Deps): voi
               ? null
               : needs === 'unroutable'
                 ? await ordersWithUnroutableLines(db, accountId)
-                : await ordersNeedingAttention(db, accountId, needs, deps.clock.now()),
+                : needs === 'overdue'
+                  ? await ordersPastShipBy(db, accountId, deps.clock.now())
+                  : needs === 'returns'
+                    ? await ordersWithOpenReturns(db, accountId)
+                    : await ordersNeedingAttention(db, accountId, needs, deps.clock.now()),
         },
         query.sort,
         position,

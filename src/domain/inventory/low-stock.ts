@@ -1,0 +1,145 @@
+import { sql } from 'kysely';
+import { cappedCount } from '../../db/capped-count.js';
+import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
+import type { Db } from '../../db/tx.js';
+import { invalidArgument, notFound } from '../errors.js';
+
+/**
+ * Low stock (issue 24 item 5, migration 031): a seller sets an alert level per SKU; the SKU is "low" while the
+ * units available across its sellable warehouses (every warehouse but the channel-fulfilled ones, whose stock
+ * a marketplace sells for itself) are at or below it. No threshold (null) means no alert.
+ *
+ * An available total across warehouses cannot be indexed, so each product with a threshold keeps
+ * low_stock_gap = threshold − that total, recomputed by every stock change of the product (stock-touch.ts
+ * recomputes it in the statement that touches the products after each write) and when the
+ * threshold is set. A SKU is low while its gap is ≥ 0; the list and the count read products_low_stock, an
+ * index of the gaps, most short first: the low SKUs only, whatever the size of the catalog.
+ */
+
+/** ">= 0" as a literal: SQLite matches a partial index's condition against the query's own terms. */
+const LOW = sql.lit(0);
+
+/** Products per statement when gaps are refreshed (stock-touch.ts slices its batches alike). */
+const SLICE = 100;
+
+/**
+ * threshold − units available in the product's sellable warehouses, for the products (alias "products") of
+ * an UPDATE: one correlated sum over the product's few stock rows.
+ */
+export const lowStockGapExpression = sql<number>`low_stock_threshold - coalesce((select sum(i.available_quantity) from inventory i
+  where i.account_id = products.account_id and i.product_id = products.id
+    and i.warehouse_id in (select w.id from warehouses w where w.account_id = products.account_id and w.channel_fulfilled = 0)), 0)`;
+
+const refreshGaps = compiledBySize<never, Record<string, unknown>>(
+  (db, arg, n) =>
+    db
+      .updateTable('products')
+      .set({ low_stock_gap: lowStockGapExpression })
+      .where('id', 'in', argList<number>(arg, 'p', n))
+      // `+ 0` as in stock-touch.ts: primary-key lookups of the ids, not an account-wide index range.
+      .where(sql<number>`${sql.ref('account_id')} + 0`, '=', arg<number>('accountId'))
+      .where('low_stock_threshold', 'is not', null),
+  SLICE,
+);
+
+/**
+ * Recomputes the low-stock gap of these products (those without a threshold are left alone), when their
+ * threshold is set. A stock change recomputes it in the same statement that touches the products
+ * (stock-touch.ts), so the list never shows a stale figure and no stock write pays another statement.
+ */
+export async function refreshLowStockGaps(db: Db, accountId: number, productIds: readonly number[]): Promise<void> {
+  for (let i = 0; i < productIds.length; i += SLICE) {
+    const slice = productIds.slice(i, i + SLICE);
+    await refreshGaps.all(db, slice.length, { accountId, ...listArgsOf('p', slice) });
+  }
+}
+
+/** The highest threshold a seller may set (a whole number from 0). */
+export const LOW_STOCK_MAX = 1_000_000;
+
+export interface LowStockRow {
+  productId: number;
+  sku: string;
+  title: string | null;
+  /** Units available across the sellable warehouses. */
+  available: number;
+  threshold: number;
+  /** threshold − available: how far below (0 when exactly at the threshold). */
+  shortfall: number;
+}
+
+/** Where the next page starts: after this (shortfall, product id), most short first. */
+export interface LowStockCursor {
+  shortfall: number;
+  productId: number;
+}
+
+export interface LowStockPage {
+  rows: LowStockRow[];
+  next: LowStockCursor | null;
+}
+
+function lowProducts(db: Db, accountId: number) {
+  return db.selectFrom('products').where('account_id', '=', accountId).where('low_stock_gap', '>=', LOW);
+}
+
+/** A page of the account's low SKUs, furthest below their threshold first (ties: product id). */
+export async function listLowStock(db: Db, accountId: number, after: LowStockCursor | null, limit: number): Promise<LowStockPage> {
+  let query = lowProducts(db, accountId).select(['id', 'sku', 'title', 'low_stock_threshold', 'low_stock_gap']);
+  if (after !== null) {
+    query = query.where((eb) => eb.or([eb('low_stock_gap', '<', after.shortfall), eb.and([eb('low_stock_gap', '=', after.shortfall), eb('id', '>', after.productId)])]));
+  }
+  const found = await query.orderBy('low_stock_gap', 'desc').orderBy('id').limit(limit + 1).execute();
+  const rows = found.slice(0, limit).map((r) => {
+    const threshold = Number(r.low_stock_threshold);
+    const shortfall = Number(r.low_stock_gap);
+    return { productId: r.id, sku: r.sku, title: r.title, available: threshold - shortfall, threshold, shortfall };
+  });
+  const last = rows[rows.length - 1];
+  return { rows, next: found.length > limit && last ? { shortfall: last.shortfall, productId: last.productId } : null };
+}
+
+/** How many of the account's SKUs are low, up to COUNT_CAP + 1 (the console's home). */
+export function countLowStock(db: Db, accountId: number): Promise<number> {
+  return cappedCount(db, lowProducts(db, accountId).select('id'));
+}
+
+/** A threshold as the seller typed it: '' clears it; otherwise a whole number from 0 to LOW_STOCK_MAX. */
+export function parseLowStockThreshold(text: string): number | null {
+  const trimmed = text.trim().replace(/[,\s]/g, '');
+  if (trimmed === '') return null;
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) > LOW_STOCK_MAX) {
+    throw invalidArgument(`The low-stock alert must be a whole number from 0 to ${LOW_STOCK_MAX.toLocaleString('en-US')}, or empty for no alert.`);
+  }
+  return Number(trimmed);
+}
+
+/** Sets (or with null clears) a SKU's threshold; the SKU is matched exactly. Answers the product's id. */
+export async function setLowStockThreshold(db: Db, accountId: number, sku: string, threshold: number | null): Promise<number> {
+  if (threshold !== null && (!Number.isInteger(threshold) || threshold < 0 || threshold > LOW_STOCK_MAX)) {
+    throw invalidArgument(`The low-stock alert must be a whole number from 0 to ${LOW_STOCK_MAX.toLocaleString('en-US')}, or empty for no alert.`);
+  }
+  const row = await db
+    .updateTable('products')
+    .set({ low_stock_threshold: threshold, low_stock_gap: null })
+    .where('account_id', '=', accountId)
+    .where('sku', '=', sku)
+    .returning('id')
+    .executeTakeFirst();
+  if (!row) throw notFound(`No product has the SKU "${sku}".`);
+  if (threshold !== null) await refreshLowStockGaps(db, accountId, [row.id]);
+  return row.id;
+}
+
+/** A SKU's threshold (null: no alert); the SKU is matched exactly. */
+export async function getLowStockThreshold(db: Db, accountId: number, sku: string): Promise<number | null> {
+  const row = await db.selectFrom('products').select('low_stock_threshold').where('account_id', '=', accountId).where('sku', '=', sku).executeTakeFirst();
+  if (!row) throw notFound(`No product has the SKU "${sku}".`);
+  return row.low_stock_threshold === null ? null : Number(row.low_stock_threshold);
+}
+
+/** Whether any SKU of the account has a threshold (the low-stock list's empty state says which case it is). */
+export async function hasLowStockAlerts(db: Db, accountId: number): Promise<boolean> {
+  const row = await db.selectFrom('products').select('id').where('account_id', '=', accountId).where('low_stock_gap', 'is not', null).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
