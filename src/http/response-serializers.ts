@@ -82,14 +82,19 @@ const built = new WeakMap<object, Map<string, (data: unknown) => string>>();
  */
 export const buildResponseSerializer: SerializerFactory = (externalSchemas, serializerOptions) => {
   const base = { ...serializerOptions };
-  const shared = Object.fromEntries(Object.entries((externalSchemas ?? {}) as Record<string, unknown>).map(([id, s]) => [id, serializerSchema(s)]));
-  const sharedKey = `${Object.keys(shared).sort().join(',')}|${JSON.stringify(base)}`;
+  const { shared, sharedKey } = prepareShared(externalSchemas, base);
   return ({ schema }) => {
     const own = (schema ?? {}) as SchemaNode;
     let serializer: ((data: unknown) => string) | null = null;
     return (data) => (serializer ??= serializerFor(own, shared, sharedKey, base))(data);
   };
 };
+
+/** The shared schemas rewritten for the serializer, and the cache key of serializers built with them. */
+function prepareShared(externalSchemas: unknown, base: SerializerOptions): { shared: Record<string, unknown>; sharedKey: string } {
+  const shared = Object.fromEntries(Object.entries((externalSchemas ?? {}) as Record<string, unknown>).map(([id, s]) => [id, serializerSchema(s)]));
+  return { shared, sharedKey: `${Object.keys(shared).sort().join(',')}|${JSON.stringify(base)}` };
+}
 
 function serializerFor(own: SchemaNode, shared: Record<string, unknown>, sharedKey: string, base: SerializerOptions): (data: unknown) => string {
   let byShared = built.get(own);
@@ -109,6 +114,6 @@ function serializerFor(own: SchemaNode, shared: Record<string, unknown>, sharedK
  * $id (for the test that checks every route's).
  */
 export function buildSerializerNow(schema: unknown, sharedSchemas: Record<string, unknown>): void {
-  const shared = Object.fromEntries(Object.entries(sharedSchemas).map(([id, s]) => [id, serializerSchema(s)]));
-  serializerFor((schema ?? {}) as SchemaNode, shared, `now|${Object.keys(shared).sort().join(',')}`, {});
+  const { shared, sharedKey } = prepareShared(sharedSchemas, {});
+  serializerFor((schema ?? {}) as SchemaNode, shared, sharedKey, {});
 }

@@ -151,8 +151,10 @@ function capsFirst(schema: SchemaNode, validate: CompiledValidator): CompiledVal
  */
 let validators: { body: Ajv; url: Ajv } | null = null;
 
-function sharedValidators(): { body: Ajv; url: Ajv } {
-  return (validators ??= { body: makeAjv({ coerceTypes: false }), url: makeAjv({ coerceTypes: 'array' }) });
+/** The validator for a part of the request: bodies as sent, URL parts coerced. */
+function validatorFor(httpPart: string | undefined): Ajv {
+  validators ??= { body: makeAjv({ coerceTypes: false }), url: makeAjv({ coerceTypes: 'array' }) };
+  return httpPart === 'body' ? validators.body : validators.url;
 }
 
 /**
@@ -163,7 +165,7 @@ function sharedValidators(): { body: Ajv; url: Ajv } {
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   return ({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? sharedValidators().body : sharedValidators().url;
+    const ajv = validatorFor(httpPart);
     let compiled: CompiledValidator | null = null;
     const compile = (): CompiledValidator => {
       const validate = ajv.compile(schema as object) as CompiledValidator;
@@ -185,6 +187,5 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
 
 /** Compiles a route schema now, as its first request would (for the test that checks every route's). */
 export function compileRouteSchemaNow(schema: unknown, httpPart: string): void {
-  const ajv = httpPart === 'body' ? sharedValidators().body : sharedValidators().url;
-  ajv.compile(schema as object);
+  validatorFor(httpPart).compile(schema as object);
 }

@@ -12,7 +12,7 @@ import type { StockKey } from './stock-batch.js';
  * withTx but, under many parallel writers, sometimes past its attempts. Holding the closure first (the rows
  * themselves, the other components of every kit they are a component of, and those kits' own rows) in
  * product order makes every such writer queue in the same order instead. A key that is itself a kit brings
-its components too: an order for the kit builds it from them. Rows that do not exist yet are not
+ * its components too: an order for the kit builds it from them. Rows that do not exist yet are not
  * held: a new row is inserted (and held) by the write itself and has no waiting kit to build.
  *
  * One statement whatever the number of keys. SQLite runs one writer at a time, so there it does nothing.

@@ -31,6 +31,15 @@ export interface ImportGuide {
   sample: string[][];
 }
 
+/** Each import type in a seller's words: the guides' headings, the forms' options, the reports' lists. */
+export const IMPORT_TYPE_TITLES: Record<ImportType, string> = {
+  Inventory: 'Stock levels',
+  TemplatelessProduct: 'Products',
+  FullProductData: 'Products, through a saved column template',
+  Kits: 'Kits',
+  Orders: 'Orders',
+};
+
 /** What the sample rows can use from the seller's own data, so the sample validates on their account. */
 export interface SampleData {
   /** A warehouse whose stock the seller sets (not one an app controls), by name. */
@@ -104,7 +113,7 @@ export function importGuides(data: SampleData): ImportGuide[] {
   return [
     {
       type: 'Inventory',
-      title: 'Stock levels',
+      title: IMPORT_TYPE_TITLES.Inventory,
       summary: 'Sets or adjusts the stock of SKUs in your warehouses. Each line fills exactly one of quantity, onhand_quantity or delta_quantity.',
       columns: INVENTORY_COLUMNS.map((col) => INVENTORY_MEANINGS[col]),
       extra: null,
@@ -116,7 +125,7 @@ export function importGuides(data: SampleData): ImportGuide[] {
     },
     {
       type: 'TemplatelessProduct',
-      title: 'Products',
+      title: IMPORT_TYPE_TITLES.TemplatelessProduct,
       summary: 'Creates and updates products by SKU. Only the columns in your file change.',
       columns: PRODUCT_COLUMNS,
       extra: 'Any other column is a product attribute (color, size…), named by its header.',
@@ -124,7 +133,7 @@ export function importGuides(data: SampleData): ImportGuide[] {
     },
     {
       type: 'FullProductData',
-      title: 'Products, through a saved column template',
+      title: IMPORT_TYPE_TITLES.FullProductData,
       summary: 'Like Products, but your own column names are matched through one of your saved templates (choose it in the import form).',
       columns: PRODUCT_COLUMNS,
       extra: 'Your template says which of your columns is which; the names above are what your columns map to.',
@@ -132,7 +141,7 @@ export function importGuides(data: SampleData): ImportGuide[] {
     },
     {
       type: 'Kits',
-      title: 'Kits',
+      title: IMPORT_TYPE_TITLES.Kits,
       summary: 'Says which SKUs each kit is made of: one line per component. A kit in the file gets exactly the components listed. A kit SKU that is not in your catalog yet needs "Create SKUs that do not exist".',
       columns: KIT_COLUMNS.map((col) => KIT_MEANINGS[col]),
       extra: null,
@@ -143,7 +152,7 @@ export function importGuides(data: SampleData): ImportGuide[] {
     },
     {
       type: 'Orders',
-      title: 'Orders',
+      title: IMPORT_TYPE_TITLES.Orders,
       summary: 'Enters orders taken elsewhere into a custom store: one line per SKU ordered; the lines of one order share its order number.',
       columns: ORDER_COLUMNS.map((col) => ({ name: col, need: orderNeed(col), meaning: ORDER_MEANINGS[col] })),
       extra: null,

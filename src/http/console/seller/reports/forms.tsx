@@ -1,5 +1,5 @@
 import type { PropsWithChildren } from '@kitajs/html';
-import { importGuides } from '../../../../domain/reports/imports/import-guides.js';
+import { IMPORT_TYPE_TITLES } from '../../../../domain/reports/imports/import-guides.js';
 import { EXPORT_TYPES } from '../../../../domain/reports/model.js';
 import { Field, PostForm, Select } from '../../components.js';
 
@@ -51,8 +51,8 @@ export function UploadForm({ action, csrfToken, submit, children }: PropsWithChi
   );
 }
 
-/** Import types in a seller's words (the guides' titles); the value sent is the API's type. */
-const IMPORT_TYPE_OPTIONS: [string, string][] = importGuides({ warehouseName: null, skus: [] }).map((g) => [g.type, g.title]);
+/** Import types in a seller's words; the value sent is the API's type. */
+const IMPORT_TYPE_OPTIONS: [string, string][] = Object.entries(IMPORT_TYPE_TITLES);
 
 /** The import options POST /v1/report takes for an import (and the validation for its definition). */
 export function ImportOptions() {

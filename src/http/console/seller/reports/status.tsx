@@ -1,16 +1,16 @@
 import type { ReportRecord } from '../../../../domain/reports/model.js';
-import { importGuides } from '../../../../domain/reports/imports/import-guides.js';
+import { IMPORT_TYPE_TITLES } from '../../../../domain/reports/imports/import-guides.js';
+import type { ImportType } from '../../../../domain/reports/model.js';
 import { Badge, type Tone } from '../../components.js';
 
 const TONES: Record<string, Tone> = { PENDING: 'none', PROCESSING: 'warn', COMPLETE: 'ok', CANCELED: 'bad' };
 
 export const isFinal = (status: string) => status === 'COMPLETE' || status === 'CANCELED';
 
-/** Import types in a seller's words (the guides' titles); export types are already words. */
-const IMPORT_TITLES = new Map(importGuides({ warehouseName: null, skus: [] }).map((g) => [g.type as string, g.title]));
-
+/** An import type in a seller's words (export types are already words); an unknown one as it is. */
 export function importTitle(type: string | null): string {
-  return type === null ? '' : (IMPORT_TITLES.get(type) ?? type);
+  if (type === null) return '';
+  return Object.hasOwn(IMPORT_TYPE_TITLES, type) ? IMPORT_TYPE_TITLES[type as ImportType] : type;
 }
 
 /** Report and validation states in a seller's words (the API's names stay in the API). */
