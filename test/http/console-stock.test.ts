@@ -215,7 +215,12 @@ describe('console: stock, low-stock alerts and the low-stock list', () => {
     const url = `/admin/accounts/${seed.accountId}/products/LATE-CUP/low-stock-threshold`;
     assert.deepEqual((await admin(t, 'GET', url)).json(), { sku: 'LATE-CUP', lowStockThreshold: null }, 'a product starts with no alert (migration 031)');
     assert.deepEqual((await admin(t, 'PUT', url, { lowStockThreshold: 3 })).json(), { sku: 'LATE-CUP', lowStockThreshold: 3 });
-    for (const bad of [-1, 1.5, 1_000_001, '3']) assert.equal((await admin(t, 'PUT', url, { lowStockThreshold: bad })).statusCode, 400, String(bad));
+    for (const bad of [-1, 1.5, 1_000_001, '3']) {
+      const refused = await admin(t, 'PUT', url, { lowStockThreshold: bad });
+      assert.equal(refused.statusCode, 400, String(bad));
+      assert.equal(refused.json<{ errorCode: number }>().errorCode, 400, 'the contract error body');
+    }
+    assert.deepEqual((await admin(t, 'GET', url)).json(), { sku: 'LATE-CUP', lowStockThreshold: 3 }, 'a refused value changes nothing');
     assert.deepEqual((await admin(t, 'PUT', url, { lowStockThreshold: null })).json(), { sku: 'LATE-CUP', lowStockThreshold: null });
     assert.equal((await admin(t, 'PUT', `/admin/accounts/${seed.accountId}/products/NOPE/low-stock-threshold`, { lowStockThreshold: 1 })).statusCode, 404);
   });
