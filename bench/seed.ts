@@ -11,6 +11,8 @@ import type { Deps } from '../src/deps.js';
 import { createAccount, issueSellerToken } from '../src/domain/accounts/accounts.js';
 import { SCOPES } from '../src/domain/accounts/principal.js';
 import { createWarehouse } from '../src/domain/accounts/warehouses.js';
+import { productSearchRows } from '../src/domain/catalog/product-search.js';
+import { countOrdersInDayFigures } from '../src/domain/orders/order-day-figures.js';
 import { orderSearchRows } from '../src/domain/orders/order-search.js';
 import { chunks, expectOk, installPartner } from './harness.js';
 
@@ -27,7 +29,23 @@ const LISTINGS_PER_TX = 5000;
  * (so the listing, oldest lastUpdatedTs first, puts them before anything the create scenario adds).
  * Returns the units reserved per product id so the caller moves the inventory counters.
  */
-export async function cloneOrders(db: Db, accountId: number, templateOrderId: number, count: number, productIds: number[], now: Date, skuName: (i: number) => string) {
+export interface CloneOptions {
+  /** Milliseconds between two clones' order dates (default 1,000). */
+  spacingMs?: number;
+  /** The customer (and ship-to) name of clone i (default: the template's). */
+  customerName?: (i: number) => string;
+}
+
+export async function cloneOrders(
+  db: Db,
+  accountId: number,
+  templateOrderId: number,
+  count: number,
+  productIds: number[],
+  now: Date,
+  skuName: (i: number) => string,
+  { spacingMs = 1000, customerName }: CloneOptions = {},
+) {
   const order = await db.selectFrom('sales_orders').selectAll().where('account_id', '=', accountId).where('id', '=', templateOrderId).executeTakeFirstOrThrow();
   const lines = await db.selectFrom('sales_order_lines').selectAll().where('order_id', '=', templateOrderId).orderBy('position').execute();
   const routes = await db.selectFrom('order_line_routes').selectAll().where('order_id', '=', templateOrderId).execute();
@@ -44,7 +62,7 @@ export async function cloneOrders(db: Db, accountId: number, templateOrderId: nu
   let reservationId = await maxId('inventory_reservations');
   let fulfillmentId = await maxId('fulfillment_orders');
   const reservedByProduct = new Map<number, number>();
-  const oldest = now.getTime() - (count + 60) * 1000;
+  const oldest = now.getTime() - (count + 60) * spacingMs;
 
   for (let first = 0; first < count; first += ORDERS_PER_TX) {
     const n = Math.min(ORDERS_PER_TX, count - first);
@@ -55,9 +73,12 @@ export async function cloneOrders(db: Db, accountId: number, templateOrderId: nu
     const fulfillmentRows: (typeof fulfillment)[] = [];
     for (let k = 0; k < n; k++) {
       const i = first + k;
-      const iso = new Date(oldest + i * 1000).toISOString();
+      const iso = new Date(oldest + i * spacingMs).toISOString();
       const id = ++orderId;
-      orderRows.push({ ...order, id, channel_order_id: `SEED-${i}`, order_ts: iso, created_at: iso, last_updated_ts: iso });
+      const customer = customerName
+        ? { customer_name: customerName(i), shipping_address: JSON.stringify({ ...(JSON.parse(order.shipping_address ?? '{}') as object), name: customerName(i) }) }
+        : {};
+      orderRows.push({ ...order, ...customer, id, channel_order_id: `SEED-${i}`, order_ts: iso, created_at: iso, last_updated_ts: iso });
       fulfillmentRows.push({ ...fulfillment, id: ++fulfillmentId, order_id: id, assigned_ts: iso, created_at: iso, last_updated_ts: iso });
       lines.forEach((line, position) => {
         const productIndex = (i + position) % productIds.length;
@@ -81,6 +102,12 @@ export async function cloneOrders(db: Db, accountId: number, templateOrderId: nu
       const search = orderSearchRows(accountId, orderRows, lineRows);
       for (const rows of chunks(search.terms, ROWS_PER_INSERT)) await tx.insertInto('sales_order_search_terms').values(rows).execute();
       for (const rows of chunks(search.totals, ROWS_PER_INSERT)) await tx.insertInto('sales_order_totals').values(rows).execute();
+      // And the home chart's rollup (src/domain/orders/order-day-figures.ts).
+      await countOrdersInDayFigures(
+        tx,
+        accountId,
+        orderRows.map((o, k) => ({ order_ts: o.order_ts, status: o.status, total: search.totals[k]!.total })),
+      );
     });
   }
   // PostgreSQL: the clones took explicit ids past each table's sequence; move the sequences past them, or the
@@ -121,6 +148,15 @@ export async function advanceSequences(db: Db, tables: string[]): Promise<void> 
 
 const attr = (value: object) => JSON.stringify(value);
 
+const COLORS = ['Blue', 'Red', 'Green', 'Black', 'White'];
+const THINGS = ['Mug', 'Cup', 'Bowl', 'Plate', 'Jug', 'Teapot', 'Vase', 'Tumbler', 'Saucer', 'Pitcher'];
+const BRANDS = Array.from({ length: 50 }, (_, b) => `${['Acme', 'Northwind', 'Contoso', 'Fabrikam', 'Globex'][b % 5]} ${['Pottery', 'Home', 'Kitchen', 'Studio', 'Works', 'Goods', 'Living', 'Ceramics', 'Supply', 'Craft'][Math.floor(b / 5)]}`);
+
+/** Catalog text of variant k of listing i: a title such as "Blue Teapot 4242", one of 50 brands, a price. */
+export function catalogText(i: number, k: number): { title: string; brand: string; price: string } {
+  return { title: `${COLORS[k % COLORS.length]} ${THINGS[i % THINGS.length]} ${i}`, brand: BRANDS[(i * 7 + k) % BRANDS.length]!, price: `${10 + (i % 40)}.50` };
+}
+
 /**
  * Clones the storefront's listings with direct INSERTs: listing i gets group SKU LST-i and variants
  * LST-i-k, each its own catalog product with `stock(i,k)` units in Main. Timestamps run one millisecond
@@ -134,7 +170,7 @@ export async function seedListings(
   mainId: number,
   listings: number,
   seededAt: Date,
-  { perListing, drifting: driftingCount }: { perListing: number; drifting: number },
+  { perListing, drifting: driftingCount, catalog = false }: { perListing: number; drifting: number; catalog?: boolean },
 ) {
   const PER_LISTING = perListing;
   const DRIFTING = driftingCount;
@@ -149,11 +185,29 @@ export async function seedListings(
         const iso = new Date(seededAt.getTime() + i).toISOString();
         for (let k = 0; k < PER_LISTING; k++) {
           const sku = `LST-${i}-${k}`;
-          products.push({ account_id: accountId, sku, sku_lower: sku.toLowerCase(), standard_product_id: null, standard_product_id_type: null, title: null, active: 1, inventory_updated_at: iso, created_at: iso, updated_at: iso });
+          products.push({
+            account_id: accountId,
+            sku,
+            sku_lower: sku.toLowerCase(),
+            standard_product_id: null,
+            standard_product_id_type: null,
+            title: null,
+            active: 1,
+            inventory_updated_at: iso,
+            created_at: iso,
+            updated_at: iso,
+            ...(catalog ? catalogText(i, k) : {}),
+          });
         }
       }
       const productIds: number[] = [];
       for (const rows of chunks(products, ROWS_PER_INSERT)) productIds.push(...(await tx.insertInto('products').values(rows).returning('id').execute()).map((r) => r.id));
+      // The catalog search's words, as the service's product writers add them (src/domain/catalog/product-search.ts).
+      const terms = productSearchRows(
+        accountId,
+        products.map((p, index) => ({ id: productIds[index]!, sku: p.sku, title: p.title ?? null, brand: p.brand ?? null })),
+      );
+      for (const rows of chunks(terms, ROWS_PER_INSERT)) await tx.insertInto('product_search_terms').values(rows).execute();
       const inventory = productIds.map((productId, p) => {
         const qty = stock(first + Math.floor(p / PER_LISTING), p % PER_LISTING);
         return { account_id: accountId, product_id: productId, warehouse_id: mainId, available_quantity: qty, onhand_quantity: qty, reserved_quantity: 0, assembled_quantity: null, bin_location: null, observed_at: null, updated_at: products[p]!.updated_at };
@@ -270,7 +324,7 @@ export async function stockMain(db: Db, base: string, headers: Record<string, st
  * in Main through POST /v1/inventory, one 2-line order through POST /v1/salesOrder, and `orders − 1` clones of it
  * (cloneOrders): `orders` open orders in all, placed one second apart in the past. Works on both databases.
  */
-export async function seedOrderAccount(deps: Deps, base: string, { orders, skus = 200 }: { orders: number; skus?: number }) {
+export async function seedOrderAccount(deps: Deps, base: string, { orders, skus = 200, clones = {} }: { orders: number; skus?: number; clones?: CloneOptions }) {
   const db = deps.db.db;
   const now = deps.clock.now();
   const { accountId } = await createAccount(db, { name: 'Bench seller' }, now);
@@ -291,6 +345,6 @@ export async function seedOrderAccount(deps: Deps, base: string, { orders, skus 
     }),
     'POST /v1/salesOrder (template)',
   )) as { orderNumber: string };
-  if (orders > 1) await cloneOrders(db, accountId, Number(template.orderNumber), orders - 1, productIds, now, orderSkuName);
+  if (orders > 1) await cloneOrders(db, accountId, Number(template.orderNumber), orders - 1, productIds, now, orderSkuName, clones);
   return { accountId, mainId, sellerToken, shipping, channel, productIds, templateOrderNumber: template.orderNumber };
 }

@@ -139,10 +139,16 @@ export async function ingestion(ctx: StallContext, sizes: Sizes, measure: Measur
   const n = sizes.listings;
   const headers = bearer(ctx.channelToken);
   const size = `${n.toLocaleString('en-US')} listings × 2 variants`;
-  const begun = (await json(
+  await json(
     await fetch(`${ctx.base}/v2/storefront/listing/ingestion/begin`, { method: 'POST', headers, body: JSON.stringify({ expectedNumListings: n, autoApplyIngestionPlan: true }) }),
     'ingestion begin',
-  )) as { ingestionId: string };
+  );
+  // BeginIngestion answers {} (the production message): the session is the account's newest.
+  const newest = (await json(
+    await fetch(`${ctx.base}/admin/accounts/${ctx.accountId}/ingestions?pageSize=1`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
+    'GET ingestions',
+  )) as { results: { ingestionId: number }[] };
+  const begun = { ingestionId: String(newest.results[0]?.ingestionId ?? '') };
   const spec = { size, units: n, unit: 'listings/s' };
   const push = await measure({ ...spec, key: 'ingestion-push', title: 'ingestion: pushing the listings (request calls)' }, async (deadline) => {
     const started = performance.now();

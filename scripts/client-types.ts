@@ -2,12 +2,13 @@
 // in-process (in-memory SQLite, nothing listening), so generating needs no running service. Shared by
 // scripts/generate-client-types.ts (writes them) and test/client/generated.test.ts (fails when stale).
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { OpenAPI3 } from 'openapi-typescript';
 import { createTestApp } from '../test/helpers/app.js';
+import { REPO_ROOT } from '../test/helpers/repo-root.js';
 
-export const CLIENT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'packages', 'client');
+// From the repository's root, not from this file: the tests run a compiled copy of it (scripts/run-tests.mjs).
+export const CLIENT_DIR = path.join(REPO_ROOT, 'packages', 'client');
 export const OPENAPI_FILE = path.join(CLIENT_DIR, 'openapi.json');
 export const SCHEMA_FILE = path.join(CLIENT_DIR, 'src', 'schema.d.ts');
 
@@ -17,7 +18,7 @@ const HEADER =
 
 /** The served OpenAPI document, as GET /openapi.json would answer it. */
 export async function servedOpenApi(): Promise<OpenAPI3> {
-  // No PUBLIC_BASE_URL: the document then has no `servers` entry, so it does not depend on where it was built.
+  // No PUBLIC_BASE_URL: the document's server is then "/", so it does not depend on where it was built.
   const t = await createTestApp({ config: { publicBaseUrl: null } });
   try {
     await t.app.ready();

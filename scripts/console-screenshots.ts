@@ -10,9 +10,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { withTx } from '../src/db/tx.js';
-import { buildSandbox } from '../src/domain/accounts/sandbox.js';
 import { createOperatorUser, createSellerUser } from '../src/domain/users/users.js';
-import { seedSandboxListing } from '../src/cli/sandbox-listing.js';
+import { createFullSandbox } from '../src/cli/sandbox.js';
 import { createTestApp } from '../test/helpers/app.js';
 import { seedDeadDelivery, seedDeadJob } from '../test/helpers/console-ops.js';
 
@@ -53,11 +52,9 @@ async function main(): Promise<void> {
   const t = await createTestApp();
   try {
     const now = t.deps.clock.now();
-    const summary = await withTx(t.deps.db.db, async (tx) => {
-      const built = await buildSandbox(tx, t.deps.signer, now);
-      await seedSandboxListing(tx, built, now);
-      return built;
-    });
+    // What `npm run cli -- sandbox` creates: products, a listing, orders in every state, apps answered by the
+    // partner simulator (its own console user is left aside: the shots sign in with known passwords).
+    const { summary } = await withTx(t.deps.db.db, (tx) => createFullSandbox(tx, t.deps.signer, now, 'Sandbox seller'));
     const accountId = summary.account.accountId;
     await createSellerUser(t.deps.db.db, accountId, { email: USERS.seller, password: PASSWORD, role: 'OWNER' }, now);
     await createSellerUser(t.deps.db.db, accountId, { email: 'staff@sandbox.example', password: PASSWORD, role: 'STAFF' }, now);
@@ -65,25 +62,6 @@ async function main(): Promise<void> {
     await seedDeadJob(t.deps, accountId);
     const app = summary.apps[0];
     if (app) await seedDeadDelivery(t.deps, accountId, app.appId);
-    // Two channel orders, so the order pages show something (the first is order 1 in this fresh database).
-    const channel = summary.apps.find((a) => a.storefrontId !== null);
-    for (const [i, sku] of ['SANDBOX-MUG-BLUE', 'SANDBOX-MUG-RED'].entries()) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/v1/salesOrder',
-        headers: { authorization: `Bearer ${channel?.accessToken ?? ''}` },
-        payload: {
-          channelOrderId: `SHOT-${i + 1}`,
-          orderTs: now.toISOString(),
-          customerName: 'Ada Buyer',
-          customerEmail: 'ada.buyer@example.com',
-          shippingAddress: { name: 'Ada Buyer', addressLine1: '1 Main St', city: 'Springfield', state: 'IL', postalCode: '62701', phone: '+1 217 555 0142', countryCode: 'US' },
-          billingAddress: { name: 'Ada Buyer', company: 'Buyer & Co', addressLine1: '200 Market St', city: 'Springfield', state: 'IL', postalCode: '62702', countryCode: 'US' },
-          products: [{ sku, quantity: 2, unitPrice: '12.50', channelLineItemId: 'L1' }],
-        },
-      });
-      if (res.statusCode !== 200) throw new Error(`could not create a sample order: ${res.body}`);
-    }
 
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;

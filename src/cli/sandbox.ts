@@ -1,11 +1,14 @@
 import type { Command } from 'commander';
 import { databaseLabel, type Config } from '../config.js';
 import { isProcessRunning, listenUrl, readServerRecord } from '../lib/server-address.js';
-import { withTx } from '../db/tx.js';
+import { withTx, type Tx } from '../db/tx.js';
+import type { Signer } from '../lib/signer.js';
 import { buildSandbox, sandboxExamples, type SandboxSummary } from '../domain/accounts/sandbox.js';
 import type { WithDeps } from './admin-commands.js';
 import { seedSandboxListing, type SandboxListing } from './sandbox-listing.js';
 import { createSandboxConsoleUser, type SandboxConsoleUser } from './sandbox-console-user.js';
+import { seedSandboxCatalog } from './sandbox-catalog.js';
+import { seedSandboxOrders, type SandboxOrder } from './sandbox-orders.js';
 import { writeStdout, type Write } from './options.js';
 
 /** Where this service answers, from the CLI's own configuration: PUBLIC_BASE_URL, else HOST:PORT. */
@@ -53,6 +56,7 @@ export function formatSandbox(
   listing: SandboxListing | null = null,
   where: { database: string; note: string } | null = null,
   consoleUser: (SandboxConsoleUser & { url: string }) | null = null,
+  seeded: { products: string[]; orders: SandboxOrder[] } | null = null,
 ): string {
   const lines: string[] = [];
   const { account } = summary;
@@ -74,16 +78,43 @@ export function formatSandbox(
       `  redirect URI    ${a.redirectUri}`,
       `  access token    ${a.accessToken}`,
     );
+    if (a.callbackBaseUrl) lines.push(`  callbacks       ${a.callbackBaseUrl} (the partner simulator)`);
   }
   lines.push('', `Seller token (all scopes, token ${summary.sellerToken.tokenId}):`, `  ${summary.sellerToken.accessToken}`);
   if (listing) {
     lines.push('', `Listing ${listing.listingId} "${listing.sku}" on the storefront, variants ${listing.variantSkus.join(', ')} (stocked; no channel ids yet)`);
+  }
+  if (seeded) {
+    lines.push('', `Products: ${seeded.products.join(', ')}`);
+    lines.push(`Orders: ${seeded.orders.map((o) => `#${o.orderNumber} ${o.state}`).join(', ')}`);
   }
   if (consoleUser) {
     lines.push('', `Console (seller ${consoleUser.role.toLowerCase()}): ${consoleUser.url}`, `  email     ${consoleUser.email}`, `  password  ${consoleUser.password}`);
   }
   lines.push('', ...(where ? [where.note] : []), 'Try:', ...examples.map((e) => `  ${e}`), '');
   return lines.join('\n');
+}
+
+export interface FullSandbox {
+  summary: SandboxSummary;
+  listing: SandboxListing | null;
+  products: string[];
+  orders: SandboxOrder[];
+  user: SandboxConsoleUser;
+}
+
+/**
+ * Everything `sandbox` creates, in the caller's one transaction: the account with its apps (the storefront,
+ * shipping and 3PL ones played by the partner simulator), catalog, listing, orders and console user — all of
+ * it or nothing, so a failed run leaves no half sandbox and running again simply makes another one.
+ */
+export async function createFullSandbox(tx: Tx, signer: Signer, now: Date, accountName: string): Promise<FullSandbox> {
+  const summary = await buildSandbox(tx, signer, now, { accountName });
+  const products = await seedSandboxCatalog(tx, summary, now);
+  const listing = await seedSandboxListing(tx, summary, now);
+  const orders = await seedSandboxOrders(tx, summary, now);
+  const user = await createSandboxConsoleUser(tx, summary.account.accountId, now);
+  return { summary, listing, products, orders, user };
 }
 
 export function registerSandboxCommand(
@@ -94,17 +125,14 @@ export function registerSandboxCommand(
 ): void {
   program
     .command('sandbox')
-    .description('create a sandbox seller with warehouses, one installed app of each kind, and their tokens')
+    .description('create a sandbox seller with warehouses, one installed app of each kind and their tokens, products, orders in every state, and a partner simulator answering the apps\' callbacks')
     .option('--name <name>', 'account name', 'Sandbox seller')
     .option('--json', 'print JSON instead of the readable summary')
     .action((o: { name: string; json?: boolean }) => {
       const cfg = config();
       return withDeps(cfg, async (deps) => {
         const now = deps.clock.now();
-        const { summary, listing, user } = await withTx(deps.db.db, async (tx) => {
-          const built = await buildSandbox(tx, deps.signer, now, { accountName: o.name });
-          return { summary: built, listing: await seedSandboxListing(tx, built, now), user: await createSandboxConsoleUser(tx, built.account.accountId, now) };
-        });
+        const { summary, listing, user, products, orders } = await withTx(deps.db.db, (tx) => createFullSandbox(tx, deps.signer, now, o.name));
         const target = exampleTarget(cfg);
         const database = databaseLabel(cfg);
         const { baseUrl } = target;
@@ -112,8 +140,8 @@ export function registerSandboxCommand(
         const consoleUser = { ...user, url: `${baseUrl.replace(/\/+$/, '')}/console` };
         write(
           o.json
-            ? `${JSON.stringify({ ...summary, listing, console: consoleUser, database, baseUrl, baseUrlSource: target.source, examples }, null, 2)}\n`
-            : formatSandbox(summary, examples, listing, { database, note: target.note }, consoleUser),
+            ? `${JSON.stringify({ ...summary, listing, products, orders, console: consoleUser, database, baseUrl, baseUrlSource: target.source, examples }, null, 2)}\n`
+            : formatSandbox(summary, examples, listing, { database, note: target.note }, consoleUser, { products, orders }),
         );
       });
     });

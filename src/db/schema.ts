@@ -112,6 +112,28 @@ export interface CallbackAttemptsTable {
   finished_at: string;
 }
 
+/** Apps the sandbox pointed at its partner simulator (migration 035, src/domain/sandbox-partner/). */
+export interface SandboxPartnerAppsTable {
+  app_id: number;
+  account_id: number;
+  created_at: string;
+}
+
+/** What the sandbox's partner simulator received, newest kept per app (migration 035). */
+export interface SandboxPartnerCallsTable {
+  id: Generated<number>;
+  account_id: number;
+  app_id: number;
+  received_at: string;
+  method: string;
+  path: string;
+  delivery_id: string;
+  kind: string | null;
+  verified: number;
+  rejection: string | null;
+  status: number;
+}
+
 export interface StorefrontStatusChecksTable {
   account_id: number;
   storefront_id: number;
@@ -369,6 +391,24 @@ export interface SalesOrderSearchTermsTable {
 }
 
 /** Each order's total (Σ quantity × unit price) for the console's sort by total (030_order_search). */
+/** The home chart's rollup (migration 033, src/domain/orders/order-day-figures.ts). */
+export interface SalesOrderQuarterHoursTable {
+  account_id: number;
+  /** UTC quarter hour: epoch milliseconds / 900,000. */
+  quarter: number;
+  /** Orders placed in it, cancelled in full left out. */
+  orders: number;
+  /** Σ of their totals in units of 1/10,000 (bigint: a string on PostgreSQL). */
+  sales: string | number;
+}
+
+/** The catalog search's words (migration 034, src/domain/catalog/product-search.ts). */
+export interface ProductSearchTermsTable {
+  account_id: number;
+  term: string;
+  product_id: number;
+}
+
 export interface SalesOrderTotalsTable {
   account_id: number;
   order_id: number;
@@ -1067,6 +1107,8 @@ export interface Database {
   app_event_subscriptions: AppEventSubscriptionsTable;
   callback_attempts: CallbackAttemptsTable;
   storefront_status_checks: StorefrontStatusChecksTable;
+  sandbox_partner_apps: SandboxPartnerAppsTable;
+  sandbox_partner_calls: SandboxPartnerCallsTable;
   installations: InstallationsTable;
   warehouse_mappings: WarehouseMappingsTable;
   auth_codes: AuthCodesTable;
@@ -1083,6 +1125,8 @@ export interface Database {
   sales_order_lines: SalesOrderLinesTable;
   sales_order_search_terms: SalesOrderSearchTermsTable;
   sales_order_totals: SalesOrderTotalsTable;
+  sales_order_quarter_hours: SalesOrderQuarterHoursTable;
+  product_search_terms: ProductSearchTermsTable;
   order_line_routes: OrderLineRoutesTable;
   kit_components: KitComponentsTable;
   order_route_kit_components: OrderRouteKitComponentsTable;

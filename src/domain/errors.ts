@@ -55,10 +55,123 @@ export interface FieldViolation {
   description: string;
 }
 
+/**
+ * Why a refusal happened, as a stable code and the facts a sentence needs. The API answers `message`
+ * (written for partners, unchanged); the console turns the refusal into a seller's or an operator's
+ * sentence, one map per area (src/http/console/refusal-words.ts composes them, and the compiler checks
+ * every code here has its sentence there). Codes are "<area>.<what>"; facts name things as people see
+ * them (a SKU, a warehouse's name), never by an API field.
+ */
+export interface RefusalFacts {
+  /** A stock change would take the available units below zero. */
+  'stock.would_go_negative': { sku: string; warehouse: string; units: number };
+  /** The warehouse's stock is kept by an inventory or 3PL integration. */
+  'stock.controlled_by_app': { warehouse: string };
+  /** A count older than the one already recorded for that SKU and warehouse. */
+  'stock.newer_count_recorded': { sku: string; warehouse: string };
+  /** A warehouse named in a stock change is not the account's. */
+  'stock.unknown_warehouse': Record<string, never>;
+  /** An order the account does not have (another account's answers the same). */
+  'order.not_found': Record<string, never>;
+  /** An order's line named by the form is not on the order (a stale page). */
+  'order.not_a_line': Record<string, never>;
+  /** More units to cancel on a line than it still owes. */
+  'order.cancel_too_many': { sku: string; asked: number; left: number };
+  /** Units shipped or cancelled since the page was read. */
+  'order.changed_meanwhile': Record<string, never>;
+  /** Nothing left to cancel on the order. */
+  'order.nothing_to_cancel': Record<string, never>;
+  /** Re-route to the warehouse the units are already in. */
+  'order.reroute_same_warehouse': Record<string, never>;
+  /** Re-route to a warehouse the account does not have. */
+  'order.reroute_unknown_warehouse': Record<string, never>;
+  /** Re-route to a warehouse the channel fulfils, for an order the channel does not fulfil. */
+  'order.reroute_channel_warehouse': { warehouse: string };
+  /** Re-route to a warehouse whose shipper rejected the order. */
+  'order.reroute_rejected_there': { warehouse: string };
+  /** More units to re-route than the line owes in that warehouse. */
+  'order.reroute_too_many': { sku: string; warehouse: string; asked: number; owed: number };
+  /** The target warehouse has not enough available units. */
+  'order.reroute_not_enough_stock': { sku: string; warehouse: string; asked: number };
+  /** Mark paid on an order not awaiting payment. */
+  'order.not_awaiting_payment': { status: string };
+  /** More units to return than were shipped (and not already on a return). */
+  'order.return_too_many': { sku: string; asked: number; left: number };
+  /** A money amount that is not a decimal number. */
+  'order.amount_not_a_number': Record<string, never>;
+  /** A refund of zero or less. */
+  'order.amount_not_positive': Record<string, never>;
+  /** A refund or cancellation without its reason. */
+  'order.reason_missing': Record<string, never>;
+  /** A return closed without being received cannot be received. */
+  'order.return_closed': Record<string, never>;
+  /** Units put back in a warehouse the account does not have. */
+  'order.restock_unknown_warehouse': Record<string, never>;
+  /** Units put back in a warehouse whose stock an integration keeps. */
+  'order.restock_controlled_by_app': { warehouse: string };
+  /** A return received before, with another restock choice. */
+  'order.return_received_otherwise': { restockedIn: string | null };
+  /** Units of a SKU the catalog does not have cannot go back in stock. */
+  'order.restock_not_in_catalog': { sku: string };
+  /** A return that is not on the order. */
+  'order.return_not_found': Record<string, never>;
+  /** An alert that is not (or no longer) the account's. */
+  'order.alert_not_found': Record<string, never>;
+  /** Units received beyond what is still expected on an inbound shipment's lines. */
+  'inbound.over_receipt': { lines: { sku: string; left: number; asked: number }[] };
+  /** A receipt on a shipment that is not on its way (cancelled, or received in full). */
+  'inbound.not_receivable': { status: string };
+  /** Cancelling a shipment that has units received, or is cancelled already. */
+  'inbound.not_cancellable': { status: string };
+  /** Marking shipped a shipment that has units received, or is cancelled. */
+  'inbound.not_shippable': { status: string };
+  /** Receiving into a warehouse whose stock an integration keeps. */
+  'inbound.controlled_by_app': { warehouse: string };
+  /** An import asked both to only fill blanks and to clear values with blank cells. */
+  'report.insert_only_with_overwrite': Record<string, never>;
+  /** A kit or a component SKU that is not in the catalog. */
+  'kit.unknown_sku': { sku: string };
+  /** A kit that is itself a component of another kit. */
+  'kit.is_a_component': { sku: string };
+  /** A component that is itself a kit. */
+  'kit.component_is_a_kit': { sku: string };
+  /** A vendor name the account already uses (names compare case-insensitively). */
+  'vendor.name_taken': { name: string };
+  /** Mapping a warehouse without the partner's id for it. */
+  'app.partner_id_missing': Record<string, never>;
+  /** A partner's warehouse id the app already uses for another warehouse. */
+  'app.partner_id_taken': { partnerId: string };
+  /** A warehouse the account does not have. */
+  'app.unknown_warehouse': Record<string, never>;
+  /** A warehouse already mapped to that app. */
+  'app.already_mapped': Record<string, never>;
+  /** A warehouse whose stock another inventory or 3PL app keeps. */
+  'app.stock_kept_elsewhere': Record<string, never>;
+  /** A change to an app uninstalled meanwhile. */
+  'app.uninstalled': Record<string, never>;
+  /** Unmapping a warehouse the app does not use (any more). */
+  'app.not_mapped': Record<string, never>;
+  /** A call to the partner (status check, ingestion request, disconnect notice) of an app without a callback URL. */
+  'app.no_callback_url': Record<string, never>;
+  /** Subscribing an app to nudges while it has no callback URL. */
+  'app.subscriptions_need_url': Record<string, never>;
+  /** Applying an ingestion plan that is not ready to apply (still open, being built, applied…). */
+  'ingestion.not_applicable': { status: string; done: number; total: number };
+  /** Inviting an email that already has a console user. */
+  'user.email_taken': { email: string };
+  /** Retry of a job that has not given up. */
+  'job.not_dead': { status: string };
+}
+
+export type RefusalCode = keyof RefusalFacts;
+export type Refusal = { [K in RefusalCode]: { code: K; facts: RefusalFacts[K] } }[RefusalCode];
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly violations: FieldViolation[];
+  /** Why, for the console's words (the API renders `message` and `violations` only). */
+  refusal: Refusal | null = null;
 
   constructor(code: ErrorCode, message: string, violations: FieldViolation[] = []) {
     super(message);
@@ -66,6 +179,12 @@ export class AppError extends Error {
     this.code = code;
     this.status = ERROR_CODES[code].status;
     this.violations = violations;
+  }
+
+  /** The same error, carrying why it happened: `throw conflict('…').because('job.not_dead', { status })`. */
+  because<K extends RefusalCode>(code: K, facts: RefusalFacts[K]): this {
+    this.refusal = { code, facts } as Refusal;
+    return this;
   }
 }
 

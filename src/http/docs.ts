@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Deps } from '../deps.js';
 import type { AuthRequirement } from './plugins/auth.js';
+import { adminTagOf, openApiPathOf, operationIdOf } from './operation-ids.js';
 
 const BINDING_TEXT: Record<NonNullable<AuthRequirement['binding']>, string> = {
   storefront: 'a sales-channel installation (storefront)',
@@ -22,8 +23,15 @@ export async function registerDocs(app: App, deps: Deps): Promise<void> {
     const config = route.config as { auth?: AuthRequirement; admin?: boolean } | undefined;
     // Fastify adds a HEAD route for every GET from the GET's options, already described (and hidden
     // from the document): describing it again is what printed "Scopes: …" twice.
-    if (route.method === 'HEAD' || !route.schema || (!config?.auth && !config?.admin)) return;
-    // A copy, never the route's own object: a schema object may be shared with other routes.
+    if (route.method === 'HEAD' || !route.schema) return;
+    // The name generated clients give the operation (src/http/operation-ids.ts). A copy of the schema, never
+    // the route's own object: a schema object may be shared with other routes.
+    const method = Array.isArray(route.method) ? route.method[0]! : route.method;
+    const operationId = (route.schema as { operationId?: string }).operationId ?? operationIdOf(method, openApiPathOf(route.url));
+    const path = openApiPathOf(route.url);
+    const tags = path.startsWith('/admin/') ? { tags: [adminTagOf(path)] } : {};
+    if (operationId) route.schema = { ...route.schema, ...tags, operationId } as FastifySchema;
+    if (!config?.auth && !config?.admin) return;
     const schema: FastifySchema & { description?: string } = { ...route.schema };
     schema.security ??= [config.admin ? { operatorToken: [] } : { accessToken: [] }];
     const auth = config.auth;
@@ -53,7 +61,8 @@ export async function registerDocs(app: App, deps: Deps): Promise<void> {
           'v1 errors are {errorCode, errorMessages, referenceId}; v2 errors are google.rpc.Status. ' +
           'Guides: docs/partners in the repository.',
       },
-      ...(deps.config.publicBaseUrl ? { servers: [{ url: deps.config.publicBaseUrl }] } : {}),
+      // Without a public base URL, "/": the service that serves the document (what /docs calls).
+      servers: [{ url: deps.config.publicBaseUrl ?? '/' }],
       components: {
         securitySchemes: {
           accessToken: {
@@ -69,10 +78,11 @@ export async function registerDocs(app: App, deps: Deps): Promise<void> {
         { name: 'token', description: 'OAuth 2.0 authorization-code exchange' },
         { name: 'v1 inventory', description: 'Inventory reads and updates (v1)' },
         { name: 'v2 inventory', description: 'Inventory integrations (v2)' },
-        { name: 'admin', description: 'Operator API (ADMIN_TOKEN)' },
         { name: 'operations', description: 'Health and readiness' },
       ],
     },
+    // Every tag an operation uses is listed once at the top, in order, so the reference shows each area.
+    transformObject: (document) => ('openapiObject' in document ? withEveryTagListed(document.openapiObject as OpenApiWithTags) : document.swaggerObject),
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
@@ -96,4 +106,20 @@ export function withoutUpgradeInsecureRequests(policy: string): string {
     .filter((d) => d !== '' && d.toLowerCase() !== 'upgrade-insecure-requests')
     .join('; ')
     .concat(';');
+}
+
+interface OpenApiWithTags {
+  tags?: { name: string; description?: string }[];
+  paths?: Record<string, Record<string, { tags?: string[] }>>;
+}
+
+/** The document with a top-level entry for every tag its operations use (described ones keep their text). */
+export function withEveryTagListed<T extends OpenApiWithTags>(document: T): T {
+  const listed = new Map((document.tags ?? []).map((t) => [t.name, t]));
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      for (const name of operation.tags ?? []) if (!listed.has(name)) listed.set(name, { name, description: name.startsWith('admin: ') ? `Operator API: ${name.slice(7)}` : name });
+    }
+  }
+  return { ...document, tags: [...listed.values()] };
 }

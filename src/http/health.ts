@@ -11,6 +11,7 @@ export function registerHealthRoutes(app: App, deps: Deps) {
       schema: {
         tags: ['operations'],
         summary: 'Liveness: the process is up',
+        description: 'Answers 200 whenever the process serves HTTP, without touching the database: a failing liveness check means restart the process. No token needed.',
         response: { 200: Type.Object({ status: Type.Literal('ok') }, { examples: [{ status: 'ok' }] }) },
       },
     },
@@ -22,6 +23,7 @@ export function registerHealthRoutes(app: App, deps: Deps) {
       schema: {
         tags: ['operations'],
         summary: 'Readiness: the database answers',
+        description: 'Runs one trivial query: 200 when the database answers, 503 while it does not (take the instance out of rotation; it recovers by itself). No token needed.',
         response: {
           200: Type.Object({ status: Type.Literal('ready'), database: Type.String() }, { examples: [{ status: 'ready', database: 'sqlite' }] }),
           503: Type.Object(

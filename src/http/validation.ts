@@ -189,3 +189,14 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
 export function compileRouteSchemaNow(schema: unknown, httpPart: string): void {
   validatorFor(httpPart).compile(schema as object);
 }
+
+/**
+ * A JSON body checked against a route's body schema exactly as that route checks it (the same compiled
+ * validator, caps first), for a page that builds the body itself (the console's order form): the
+ * problems ajv reports, none when the body passes.
+ */
+export function bodySchemaProblems(schema: object, body: unknown): ErrorObject[] {
+  const validate = validatorFor('body').compile(schema);
+  const checked = isNode(schema) && hasCap(schema) ? capsFirst(schema, validate) : validate;
+  return checked(body) ? [] : [...(checked.errors ?? [])];
+}

@@ -72,7 +72,7 @@ export async function retryDeadJob(db: Db, jobId: number, now: Date): Promise<Jo
   if (Number(updated.numUpdatedRows) !== 1) {
     const current = await db.selectFrom('jobs').select('status').where('id', '=', jobId).executeTakeFirst();
     if (!current) throw notFound(`job ${jobId} not found`);
-    throw conflict(`job ${jobId} is ${current.status}; only a DEAD job can be retried`);
+    throw conflict(`job ${jobId} is ${current.status}; only a DEAD job can be retried`).because('job.not_dead', { status: current.status });
   }
   return getJob(db, jobId);
 }

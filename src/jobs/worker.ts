@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Deps } from '../deps.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { afterCommit } from '../db/tx.js';
+import { backgroundTurns } from '../lib/shared-turn.js';
 import { claimNextJob, finishAttempt, finishAttemptIn, renewLease, type AttemptOutcome, type FinishResult } from './lease.js';
 import { defaultJobRegistry, type JobRegistry } from './registry.js';
 import { RECURRING_JOBS, enqueueDueSchedules, ensureSchedules, type RecurringJob } from './schedules.js';
@@ -124,6 +125,8 @@ export class JobWorker {
       let ran = false;
       try {
         if (loop.types === undefined) await this.runSchedulesIfDue();
+        // A lane's steps are short, but many lanes resuming in the same turn add up: they share one allowance.
+        else await backgroundTurns.take();
         const startedAt = this.deps.clock.now();
         const job = await claimNextJob(this.deps.db, this.id, startedAt, this.leaseMs, loop.types);
         if (job) {

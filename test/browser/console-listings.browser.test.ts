@@ -6,6 +6,7 @@ import { admin } from '../helpers/admin.js';
 import { bearer, seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 import { createListingViaAdmin, listingWithVariants } from '../helpers/listings.js';
 import { skip, startConsoleHarness, type ConsoleHarness } from './support.js';
+import { idOfBegun } from '../helpers/ingestion.js';
 
 const EMAIL = 'owner@listings-browser.example';
 
@@ -23,7 +24,7 @@ describe('console in a browser: listings (edit a title, apply an ingestion plan)
   const push = async (path: string, payload: object) => {
     const res = await h.t.app.inject({ method: 'POST', url: `/v2/storefront/listing/ingestion/${path}`, headers: bearer(seed.channel.token), payload });
     assert.equal(res.statusCode, 200, res.body);
-    return res.json<{ ingestionId?: string }>();
+    return res.json<Record<string, unknown>>();
   };
   const titleOf = (l: ListingView | undefined) => l?.productData.attributes.find((a) => a.id === 'title');
 
@@ -70,7 +71,7 @@ describe('console in a browser: listings (edit a title, apply an ingestion plan)
   });
 
   it('a channel pushes listings; the seller reviews the plan and applies it; the listings then exist', { skip }, async () => {
-    const ingestionId = Number((await push('begin', { expectedNumListings: 2, autoApplyIngestionPlan: false })).ingestionId);
+    const ingestionId = await idOfBegun(h.t, push('begin', { expectedNumListings: 2, autoApplyIngestionPlan: false }));
     await push('request', { id: 'MUG', variants: [{ sku: 'MUG-BLUE' }, { sku: 'MUG-GREEN' }] });
     await push('request', { id: 'PLATE', variants: [{ sku: 'PLATE-1' }] });
     await push('end', { actualNumListings: 2 });
@@ -83,7 +84,7 @@ describe('console in a browser: listings (edit a title, apply an ingestion plan)
     await page.getByRole('link', { name: /ingestion plans waiting for your review/ }).click();
     await page.waitForURL(`${h.base}/console/listings/ingestions`);
     const session = page.getByRole('region', { name: `Ingestion ${ingestionId} · storefront ${seed.channel.installationId}` });
-    assert.match((await session.textContent()) ?? '', /PLANNED[\s\S]*1 listing\(s\) to create, 1 to update/);
+    assert.match((await session.textContent()) ?? '', /Ready to review[\s\S]*1 listing\(s\) to create, 1 to update/);
     const confirmed = page.waitForEvent('dialog').then(async (dialog) => {
       await dialog.accept();
       return dialog.message();
@@ -91,7 +92,7 @@ describe('console in a browser: listings (edit a title, apply an ingestion plan)
     await session.getByRole('button', { name: 'Apply' }).click();
     assert.equal(await confirmed, 'Apply this plan to your listings and catalog?');
     await page.getByRole('status').filter({ hasText: `Ingestion ${ingestionId} applied: 1 listing(s) created, 1 updated.` }).waitFor();
-    assert.equal(await session.locator('.badge').first().textContent(), 'APPLIED');
+    assert.equal(await session.locator('.badge').first().textContent(), 'Applied');
 
     // The listings exist: on the Listings page, and through the API.
     await page.getByRole('link', { name: '← Listings' }).click();

@@ -64,7 +64,7 @@ describe('console in a browser: the operator overview, operators and invitations
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill('short');
       await page.getByRole('button', { name: 'Create operator' }).click();
-      await page.getByText('password: must be at least 10 characters').waitFor();
+      await page.getByText('Password: must be at least 10 characters').waitFor();
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill(PASSWORD);
       await page.getByRole('button', { name: 'Create operator' }).click();

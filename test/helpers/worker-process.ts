@@ -9,6 +9,7 @@ import { createDeps, createLogger, type Deps } from '../../src/deps.js';
 import type { App } from '../../src/http/types.js';
 import { ADMIN_TOKEN, createSchemaAndMigrate, testConfig, withSchemaLock } from './app.js';
 import { seedAccount, type SeededAccount } from './fixtures.js';
+import { REPO_ROOT } from './repo-root.js';
 
 /**
  * A real worker process (`src/main.ts worker`) for crash tests: with `crashAfterChunks`, the test-only
@@ -22,7 +23,7 @@ export interface WorkerProcess {
   output(): string;
 }
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = REPO_ROOT;
 
 export function startWorkerProcess(
   env: NodeJS.ProcessEnv,

@@ -7,6 +7,7 @@ import { manualClock } from '../../src/lib/clock.js';
 import { admin, assertV1Error } from '../helpers/admin.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, seedAccount, type SeededAccount } from '../helpers/fixtures.js';
+import { idOfBegun } from '../helpers/ingestion.js';
 
 interface Conflict {
   type: string;
@@ -35,7 +36,7 @@ describe('operator API: ingestion plans apply in chunks', () => {
   const push = async (path: string, payload: unknown) => {
     const res = await t.app.inject({ method: 'POST', url: `/v2/storefront/listing/ingestion/${path}`, headers: bearer(seed.channel.token), payload: payload as object });
     assert.equal(res.statusCode, 200, res.body);
-    return res.json() as { ingestionId?: string };
+    return res.json() as Record<string, unknown>;
   };
   const url = (id: number, suffix = '') => `/admin/accounts/${seed.accountId}/ingestions/${id}${suffix}`;
   const detail = async (id: number): Promise<Detail> => {
@@ -46,7 +47,7 @@ describe('operator API: ingestion plans apply in chunks', () => {
   const runJobs = () => new JobWorker(t.deps, { id: 'apply-chunks-test', schedules: [] }).runUntilIdle();
   /** Pushes `count` listings of two variants each (`dupOf(i)`: the index whose first variant listing i repeats). */
   const ingest = async (prefix: string, count: number, autoApply: boolean, dupOf: (i: number) => number | null = () => null) => {
-    const id = Number((await push('begin', { expectedNumListings: count, autoApplyIngestionPlan: autoApply })).ingestionId);
+    const id = await idOfBegun(t, push('begin', { expectedNumListings: count, autoApplyIngestionPlan: autoApply }));
     for (let i = 0; i < count; i++) {
       const dup = dupOf(i);
       const variants = [{ sku: `${prefix}-${i}-A` }, { sku: dup === null ? `${prefix}-${i}-B` : `${prefix}-${dup}-A` }];

@@ -7,6 +7,7 @@ import { admin, assertV1Error } from '../helpers/admin.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 import { createListingViaAdmin, sampleListing } from '../helpers/listings.js';
+import { idOfBegun } from '../helpers/ingestion.js';
 
 interface Conflict {
   type: string;
@@ -50,7 +51,7 @@ describe('operator API: ingestions', () => {
   const push = async (path: string, payload: unknown, token = seed.channel.token) => {
     const res = await t.app.inject({ method: 'POST', url: `/v2/storefront/listing/ingestion/${path}`, headers: bearer(token), payload: payload as object });
     assert.equal(res.statusCode, 200, res.body);
-    return res.json() as { ingestionId?: string };
+    return res.json() as Record<string, unknown>;
   };
   const url = (id: number | string, suffix = '', accountId = seed.accountId) => `/admin/accounts/${accountId}/ingestions/${id}${suffix}`;
   const detail = async (id: number): Promise<Detail> => {
@@ -81,7 +82,7 @@ describe('operator API: ingestions', () => {
     existId = (await createListingViaAdmin(t, seed, sampleListing('EXIST', ['X1', 'X2']))).id;
     otherListingId = (await createListingViaAdmin(t, seed, sampleListing('OTHER', ['Y']))).id;
 
-    planned = Number((await push('begin', { expectedNumListings: 3, autoApplyIngestionPlan: false })).ingestionId);
+    planned = await idOfBegun(t, push('begin', { expectedNumListings: 3, autoApplyIngestionPlan: false }));
     await push('request', { id: 'EXIST', variants: [{ sku: 'X1' }, { sku: 'X3', price: { currencyCode: 'USD', units: '3' } }] });
     await push('request', { id: 'NEWG', variants: [{ sku: 'Y' }, { sku: 'Z' }] });
     await push('request', { id: 'DUP', variants: [{ sku: 'Z' }] });
@@ -168,7 +169,7 @@ describe('operator API: ingestions', () => {
   });
 
   it('lists ingestions newest first, by storefront, in pages', async () => {
-    const second = Number((await push('begin', { expectedNumListings: 0 })).ingestionId);
+    const second = await idOfBegun(t, push('begin', { expectedNumListings: 0 }));
     const res = await admin(t, 'GET', `/admin/accounts/${seed.accountId}/ingestions?pageSize=1`);
     assert.equal(res.statusCode, 200, res.body);
     const page1 = res.json() as { results: Detail[]; nextCursor: string };
@@ -203,7 +204,7 @@ describe('operator API: ingestions', () => {
     assert.equal(discarded.statusCode, 200, discarded.body);
     assert.equal((discarded.json() as Detail).status, 'DISCARDED');
     assertV1Error(await admin(t, 'POST', url(second, '/discard')), 409, /DISCARDED/);
-    const third = Number((await push('begin', {})).ingestionId);
+    const third = await idOfBegun(t, push('begin', {}));
     assert.equal((await admin(t, 'POST', url(third, '/discard'))).statusCode, 200);
   });
 
@@ -274,7 +275,7 @@ describe('ingestion plan job failures', () => {
   const push = async (path: string, payload: unknown) => {
     const res = await t.app.inject({ method: 'POST', url: `/v2/storefront/listing/ingestion/${path}`, headers: bearer(seed.channel.token), payload: payload as object });
     assert.equal(res.statusCode, 200, res.body);
-    return res.json() as { ingestionId?: string };
+    return res.json() as Record<string, unknown>;
   };
   const get = async (id: number) => (await admin(t, 'GET', `/admin/accounts/${seed.accountId}/ingestions/${id}`)).json() as Detail;
   const runJobs = () => new JobWorker(t.deps, { id: 'admin-ingestion-failures', schedules: [] }).runUntilIdle();
@@ -288,7 +289,7 @@ describe('ingestion plan job failures', () => {
   });
 
   it('marks the session FAILED when the last attempt to build the plan fails; the operator can discard it', async () => {
-    const id = Number((await push('begin', { expectedNumListings: 1 })).ingestionId);
+    const id = await idOfBegun(t, push('begin', { expectedNumListings: 1 }));
     await push('request', { id: 'G', variants: [{ sku: 'A' }] });
     await push('end', { actualNumListings: 1 });
     // A stored body that cannot be read makes planning throw; one attempt only, so it is the last.
@@ -308,7 +309,7 @@ describe('ingestion plan job failures', () => {
   });
 
   it('leaves a plan PLANNED with the reason when the automatic apply is refused, for the operator to apply', async () => {
-    const id = Number((await push('begin', { expectedNumListings: 1, autoApplyIngestionPlan: true })).ingestionId);
+    const id = await idOfBegun(t, push('begin', { expectedNumListings: 1, autoApplyIngestionPlan: true }));
     await push('request', { id: 'G2', variants: [{ sku: 'B' }] });
     await push('end', { actualNumListings: 1 });
     // The storefront stops being one while the job waits: creating the listing is refused (404).

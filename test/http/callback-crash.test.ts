@@ -15,6 +15,7 @@ import { admin } from '../helpers/admin.js';
 import { ADMIN_TOKEN, createSchemaAndMigrate, testConfig, withSchemaLock, type TestApp } from '../helpers/app.js';
 import { startReceiver } from '../helpers/callback-receiver.js';
 import { REDIRECT_URI } from '../helpers/fixtures.js';
+import { REPO_ROOT } from '../helpers/repo-root.js';
 
 /**
  * A worker SIGKILLed while a partner holds its callback open loses nothing: once the job's lease expires,
@@ -23,7 +24,7 @@ import { REDIRECT_URI } from '../helpers/fixtures.js';
  * on TEST_DATABASE_URL in the PostgreSQL run.
  */
 const SERVER_SECRET = 'callback-crash-server-secret-0123456789abcdef';
-const root = path.resolve(import.meta.dirname, '../..');
+const root = REPO_ROOT;
 
 describe('callbacks: a worker killed mid-delivery', { timeout: 120_000 }, () => {
   const pgUrl = process.env.TEST_DATABASE_URL;

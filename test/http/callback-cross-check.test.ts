@@ -1,5 +1,6 @@
 // The service signs (its real sender and delivery job) and the partner client verifies (verifyCallback, inside
 // the partner-sim server): two implementations of 5.5 that must agree, as a partner's code would see them.
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -10,6 +11,7 @@ import { manualClock } from '../../src/lib/clock.js';
 import { admin, createAccountVia } from '../helpers/admin.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { REDIRECT_URI } from '../helpers/fixtures.js';
+import { REPO_ROOT } from '../helpers/repo-root.js';
 
 interface Delivery {
   state: string;
@@ -115,7 +117,7 @@ describe('callbacks: the service signs, the partner client verifies (partner-sim
 });
 
 describe('callbacks: the published test vectors verify with the partner client', () => {
-  const doc = readFileSync(new URL('../../docs/partners/callbacks.md', import.meta.url), 'utf8');
+  const doc = readFileSync(path.join(REPO_ROOT, 'docs/partners/callbacks.md'), 'utf8');
   const timestamp = /^Timestamp `(\d+)`/m.exec(doc)?.[1];
   const defaultSecret = /signing secret `([^`]+)` unless said/.exec(doc)?.[1];
   // | METHOD [(secret `…`)] | `path` | `body` or (none) | `v1=…` |

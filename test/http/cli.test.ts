@@ -3,7 +3,6 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { Command, CommanderError } from 'commander';
@@ -18,8 +17,9 @@ import { listInstallations } from '../../src/domain/accounts/installations.js';
 import { authenticateToken } from '../../src/domain/accounts/tokens.js';
 import type { SandboxSummary } from '../../src/domain/accounts/sandbox.js';
 import { signIn } from '../../src/domain/users/sign-in.js';
+import { REPO_ROOT } from '../helpers/repo-root.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = REPO_ROOT;
 
 interface Run {
   code: number;
@@ -95,6 +95,14 @@ describe('operator CLI', { skip }, () => {
     const listing = (out as unknown as { listing: { listingId: number; sku: string; variantSkus: string[] } }).listing;
     assert.equal(listing.sku, 'SANDBOX-MUG');
     assert.deepEqual(listing.variantSkus, ['SANDBOX-MUG-BLUE', 'SANDBOX-MUG-RED']);
+    // Products, orders in every state, and the storefront/shipping/3PL apps answered by the partner simulator.
+    const seeded = out as unknown as { products: string[]; orders: { state: string; orderNumber: string }[] };
+    assert.ok(seeded.products.includes('SANDBOX-TEAPOT') && seeded.products.length >= 7, seeded.products.join());
+    assert.deepEqual(seeded.orders.map((o) => o.state), ['to ship', 'backordered', 'partly shipped', 'shipped', 'returned', 'refunded']);
+    assert.deepEqual(
+      out.apps.map((a) => a.callbackBaseUrl),
+      out.apps.map((a) => (a.kind === 'INVENTORY' ? null : `https://partner-simulator.invalid/apps/${a.appId}`)),
+    );
     // The seller's console sign-in, printed once: it signs in to the sandbox account.
     const consoleUser = (out as unknown as { console: { url: string; email: string; password: string; role: string } }).console;
     assert.equal(consoleUser.url, 'http://127.0.0.1:8181/console');
@@ -262,6 +270,9 @@ describe('operator CLI commands', () => {
     assert.match(out, /\/v1\/inventory\?warehouses=\d+,\d+"/);
     assert.match(out, /^Listing \d+ "SANDBOX-MUG" on the storefront, variants SANDBOX-MUG-BLUE, SANDBOX-MUG-RED/m);
     assert.match(out, /\/v2\/storefront\/listing\/new"/);
+    assert.match(out, /^ {2}callbacks {7}https:\/\/partner-simulator\.invalid\/apps\/\d+ \(the partner simulator\)$/m);
+    assert.match(out, /^Products: SANDBOX-MUG-BLUE, SANDBOX-MUG-RED, SANDBOX-TEAPOT, /m);
+    assert.match(out, /^Orders: #\d+ to ship, #\d+ backordered, #\d+ partly shipped, #\d+ shipped, #\d+ returned, #\d+ refunded$/m);
     assert.match(out, /^Console \(seller owner\): http:\/\/127\.0\.0\.1:8080\/console\n {2}email {5}owner\+\d+@sandbox\.example\n {2}password {2}\S{20}$/m);
   });
 

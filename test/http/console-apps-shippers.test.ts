@@ -86,7 +86,7 @@ describe('console: one shipping app per warehouse (install refused, stop using, 
 
   it('uninstalls only once confirmed: its token then gets 401 and its open orders go back to waiting', async () => {
     const refused = await b.flashOf(`${integrationPage(seed.shipping.installationId)}/uninstall`, {});
-    assert.deepEqual(refused, { kind: 'bad', text: 'tick “Yes, uninstall SHIPPING app” to confirm' });
+    assert.deepEqual(refused, { kind: 'bad', text: 'Tick “Yes, uninstall SHIPPING app” to confirm.' });
     assert.ok(await tokenAccepted(t, seed.shipping.token));
 
     const done = await b.flashOf(`${integrationPage(seed.shipping.installationId)}/uninstall`, { confirm: 'yes' });
@@ -121,7 +121,7 @@ describe('console: one shipping app per warehouse (install refused, stop using, 
   it('stops using a shipping app for a warehouse once confirmed, and maps it again from its page', async () => {
     const page = integrationPage(parcel.installationId);
     const unconfirmed = await b.flashOf(`${page}/warehouses/${seed.warehouses.main}/unmap`, {});
-    assert.deepEqual(unconfirmed, { kind: 'bad', text: 'tick the box to confirm' });
+    assert.deepEqual(unconfirmed, { kind: 'bad', text: 'Tick the box to confirm, then press the button again.' });
 
     const stopped = await b.flashOf(`${page}/warehouses/${seed.warehouses.main}/unmap`, { confirm: 'yes' });
     assert.deepEqual(stopped, {
@@ -145,7 +145,7 @@ describe('console: one shipping app per warehouse (install refused, stop using, 
     assert.deepEqual(mapped, { kind: 'ok', text: 'ParcelPro now works with this warehouse. 2 orders already waiting there are now its to ship.' });
     assert.equal((await needToShip(t, parcel.token)).orders.length, 2);
     const blank = await b.flashOf(`${page}/warehouses`, { warehouseId: String(seed.warehouses.channel), warehouseUniqueId: ' ' });
-    assert.deepEqual(blank, { kind: 'bad', text: "give the partner's id for the warehouse" });
+    assert.deepEqual(blank, { kind: 'bad', text: "Give the id the app knows this warehouse by (the partner's id for it)." });
   });
 
   it('refuses the apps actions without the CSRF token (403) and changes nothing', async () => {

@@ -127,7 +127,7 @@ describe('console: the catalog (products list, search, paging, create, edit, kit
     assert.deepEqual(await found('_'), [], 'so is an underscore');
     assert.equal((await found('pg-0')).length, 50, 'a page of the PG products');
     const none = await list('?q=nothing-like-this');
-    assert.match(none, /No product has &#34;nothing-like-this&#34; in its SKU, title or brand\./);
+    assert.match(none, /No product matches &#34;nothing-like-this&#34;: each word you type must start a word of a SKU, title or brand\./);
     assert.equal((await stranger.get('/console/catalog?q=mug')).body.includes('MUG-BLUE'), false, "never another seller's product");
   });
 
@@ -159,12 +159,14 @@ describe('console: the catalog (products list, search, paging, create, edit, kit
 
   it('reads at most a stretch of the catalog per searched page, and goes on from where it stopped both ways', async () => {
     const db = t.deps.db.db;
-    const walk = async (q: string, budget: number) => {
+    // shortList 0: every word counts as naming many products, so the page walks the SKU index (budgeted);
+    // the default lists each word's products from the search index and sorts those.
+    const walk = async (q: string, budget: number, shortList = 0) => {
       const pages: string[][] = [];
       let position: CatalogPosition | null = null;
       let stops = 0;
       for (;;) {
-        const page = await listCatalogProducts(db, seed.accountId, q, position, 4, budget);
+        const page = await listCatalogProducts(db, seed.accountId, q, position, 4, budget, shortList);
         pages.push(page.products.map((p) => p.sku));
         if (page.searchedTo !== null) stops++;
         if (!page.next) return { pages, stops };
@@ -174,8 +176,13 @@ describe('console: the catalog (products list, search, paging, create, edit, kit
     for (const q of ['pg-01', 'pg-05', 'mug', 'nothing-like-this']) {
       const whole = await walk(q, 1_000_000);
       const bounded = await walk(q, 7);
+      const listed = await walk(q, 7, 1000);
       assert.equal(whole.stops, 0);
-      assert.ok(bounded.stops > 0, `${q}: the small budget stopped short`);
+      assert.equal(listed.stops, 0, `${q}: a word naming few products is listed, not walked`);
+      assert.deepEqual(listed.pages.flat(), whole.pages.flat(), `${q}: the index lists the same products`);
+      // A word no product has is an empty list: nothing to walk. Otherwise the small budget stops short.
+      if (q === 'nothing-like-this') assert.deepEqual(bounded.pages.flat(), []);
+      else assert.ok(bounded.stops > 0, `${q}: the small budget stopped short`);
       assert.deepEqual(bounded.pages.flat(), whole.pages.flat(), `${q}: the same products, in the same order`);
       for (const p of bounded.pages) assert.ok(p.length <= 4);
       // And back from the last page with a product to the first.
@@ -185,7 +192,7 @@ describe('console: the catalog (products list, search, paging, create, edit, kit
       const back: string[] = [];
       let position: CatalogPosition = { sku: lastSku, direction: 'before' };
       for (;;) {
-        const page = await listCatalogProducts(db, seed.accountId, q, position, 4, 7);
+        const page = await listCatalogProducts(db, seed.accountId, q, position, 4, 7, 0);
         assert.ok(page.products.length <= 4);
         back.unshift(...page.products.map((p) => p.sku));
         if (!page.previous) break;

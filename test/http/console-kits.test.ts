@@ -97,12 +97,12 @@ describe('console: seller kits and vendors pages', () => {
     assert.equal(itself.kind, 'bad');
     assert.match(itself.text, /itself/);
     const nested = await b.flashOf('/console/inventory/kits', { sku: 'LONE', components: 'GIFT-BOX, 1' });
-    assert.match(nested.text, /nested/);
+    assert.match(nested.text, /a kit cannot go inside a kit/);
     const twice = await b.flashOf('/console/inventory/kits', { sku: 'GIFT-BOX', components: 'TEA, 1\nTEA, 2' });
     assert.match(twice.text, /twice/);
     const quantity = await b.flashOf('/console/inventory/kits', { sku: 'GIFT-BOX', components: 'TEA, none' });
     assert.equal(quantity.kind, 'bad');
-    assert.match(quantity.text, /components\/0\/quantity|quantity/);
+    assert.match(quantity.text, /^Quantity: /);
     const noLines = await b.flashOf('/console/inventory/kits', { sku: 'GIFT-BOX', components: '  ' });
     assert.equal(noLines.kind, 'bad');
     // The refusal is shown on the page the seller lands on.
@@ -168,7 +168,7 @@ describe('console: seller kits and vendors pages', () => {
 
     const badDays = await b.flashOf(location, { name: 'Acme Pottery', leadTimeDays: 'soon' });
     assert.equal(badDays.kind, 'bad');
-    assert.match(badDays.text, /leadTimeDays/);
+    assert.match(badDays.text, /Lead time \(days\)/);
 
     const list = await b.get('/console/inventory/vendors');
     assert.match(list.body, /Acme Pottery/);
@@ -189,14 +189,14 @@ describe('console: seller kits and vendors pages', () => {
     const count = (await vendorsV1('?includeArchived=true')).length;
     const dup = await b.flashOf('/console/inventory/vendors', { name: 'ACME POTTERY' });
     assert.equal(dup.kind, 'bad');
-    assert.match(dup.text, /a vendor named "ACME POTTERY" already exists/);
+    assert.match(dup.text, /You already have a vendor named "ACME POTTERY"/);
     assert.equal((await vendorsV1('?includeArchived=true')).length, count);
 
     const second = await b.post('/console/inventory/vendors', { name: 'Tea Traders' });
     const secondUrl = second.headers.location as string;
     const rename = await b.flashOf(secondUrl, { name: 'acme pottery' });
     assert.equal(rename.kind, 'bad');
-    assert.match(rename.text, /already exists/);
+    assert.match(rename.text, /You already have a vendor named "acme pottery"/);
     assert.ok((await vendorsV1()).some((v) => v.name === 'Tea Traders'));
   });
 

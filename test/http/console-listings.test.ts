@@ -8,6 +8,7 @@ import { consoleBrowser, type ConsoleBrowser } from '../helpers/console.js';
 import { bearer, seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 import { createListingViaAdmin, listingWithVariants, sampleListing } from '../helpers/listings.js';
 import type { ListingView } from '../../src/domain/listings/model.js';
+import { idOfBegun } from '../helpers/ingestion.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -33,7 +34,7 @@ describe('console: seller listings (list, listing page, edit, ingestion plans)',
   const push = async (path: string, payload: unknown) => {
     const res = await t.app.inject({ method: 'POST', url: `/v2/storefront/listing/ingestion/${path}`, headers: bearer(seed.channel.token), payload: payload as object });
     assert.equal(res.statusCode, 200, res.body);
-    return res.json<{ ingestionId?: string }>();
+    return res.json<Record<string, unknown>>();
   };
 
   before(async () => {
@@ -146,7 +147,7 @@ describe('console: seller listings (list, listing page, edit, ingestion plans)',
   it('shows a refused edit as a flash and changes nothing', async () => {
     await b.get(`/console/listings/${live.id}`);
     const page = await follow(await b.post(`/console/listings/${live.id}/edit`, { newAttrId: 'material', newAttrValue: '' }));
-    assert.match(page.body, /class="flash bad"[^>]*>a new attribute needs both an id and a value/);
+    assert.match(page.body, /class="flash bad"[^>]*>A new attribute needs both an id and a value\. Fill in both, or leave both empty\./);
   });
 
   it("answers another account's listing, or a malformed id, with the 404 page; its edit changes nothing", async () => {
@@ -169,7 +170,7 @@ describe('console: seller listings (list, listing page, edit, ingestion plans)',
   });
 
   it('shows an ingestion plan waiting for review and applies it with one action', async () => {
-    const id = Number((await push('begin', { expectedNumListings: 2, autoApplyIngestionPlan: false })).ingestionId);
+    const id = await idOfBegun(t, push('begin', { expectedNumListings: 2, autoApplyIngestionPlan: false }));
     await push('request', { id: 'MUG', variants: [{ sku: 'MUG-BLUE' }, { sku: 'MUG-GREEN' }] });
     await push('request', { id: 'NEWG', variants: [{ sku: 'NEW-1' }, { sku: 'BULK-0-A' }] });
     await push('end', { actualNumListings: 2 });
@@ -177,20 +178,20 @@ describe('console: seller listings (list, listing page, edit, ingestion plans)',
     const page = await b.get('/console/listings/ingestions');
     assert.equal(page.statusCode, 200, page.body);
     assert.match(page.body, new RegExp(`Ingestion ${id} · storefront ${storefrontId()}`));
-    assert.match(page.body, /<span class="badge warn">PLANNED<\/span>/);
+    assert.match(page.body, /<span class="badge warn">Ready to review<\/span>/);
     assert.match(page.body, /1 listing\(s\) to create, 1 to update/);
-    assert.match(page.body, /<td>SKU_LISTED_ELSEWHERE<\/td>\s*<td>BULK-0-A<\/td>/);
+    assert.match(page.body, /<td>SKU on another listing<\/td>\s*<td>BULK-0-A<\/td>/);
     assert.ok(page.body.includes(`action="/console/listings/ingestions/${id}/apply"`));
 
     const otherAccount = await b.post(`/console/listings/ingestions/999999/apply`, {});
     assert.equal(otherAccount.statusCode, 404);
     const applied = await follow(await b.post(`/console/listings/ingestions/${id}/apply`, {}));
     assert.match(applied.body, new RegExp(`Ingestion ${id} applied: 1 listing\\(s\\) created, 1 updated`));
-    assert.match(applied.body, /<span class="badge ok">APPLIED<\/span>/);
+    assert.match(applied.body, /<span class="badge ok">Applied<\/span>/);
     assert.ok(!applied.body.includes(`action="/console/listings/ingestions/${id}/apply"`));
     const detail = (await admin(t, 'GET', `/admin/accounts/${seed.accountId}/ingestions/${id}`)).json<{ status: string }>();
     assert.equal(detail.status, 'APPLIED');
     const again = await follow(await b.post(`/console/listings/ingestions/${id}/apply`, {}));
-    assert.match(again.body, /class="flash bad"[^>]*>ingestion \d+ was already applied at [^;]+; nothing changed/);
+    assert.match(again.body, /class="flash bad"[^>]*>This plan was applied already; nothing changed\./);
   });
 });

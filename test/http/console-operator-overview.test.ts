@@ -145,9 +145,9 @@ describe('console: the operator overview, empty states, job types, operators, us
     assert.match(page.body, /<td>second-ops@platform\.example<\/td>/);
     assert.equal((await consoleBrowser(t).signIn('second-ops@platform.example', PASSWORD)).headers.location, '/console/operator');
     page = await b.submit('/console/operator/operators', { email: 'short@platform.example', password: 'short' });
-    assert.match(page.body, /password: must be at least 10 characters/);
+    assert.match(page.body, /Password: must be at least 10 characters/);
     page = await b.submit('/console/operator/operators', { email: 'not an email', password: PASSWORD });
-    assert.match(page.body, /email: must be an email address/);
+    assert.match(page.body, /Email: must be an email address/);
     page = await b.submit('/console/operator/operators', { email: 'SECOND-ops@platform.example', password: PASSWORD });
     assert.match(page.body, /already exists/);
     page = await b.submit('/console/operator/operators', { email: '<b>x</b>@platform.example', password: PASSWORD });

@@ -150,7 +150,7 @@ describe('console: seller home and orders', () => {
     }
     const res = await owner.post(`/console/orders/${otherOrder.orderNumber}/cancel`, { qty_1: '1', reason: 'x' });
     assert.equal(res.statusCode, 303, 'a refusal flash, as for any domain refusal');
-    assert.match((await owner.get('/console/orders')).body, /not found/);
+    assert.match((await owner.get('/console/orders')).body, /There is no such order in your account\./);
   });
 
   it('resolves the alert from the order page; the home count drops', async () => {

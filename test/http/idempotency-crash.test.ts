@@ -10,6 +10,7 @@ import { buildApp } from '../../src/app.js';
 import { createDeps, createLogger, type Deps } from '../../src/deps.js';
 import { ADMIN_TOKEN, createSchemaAndMigrate, testConfig, withSchemaLock, type TestApp } from '../helpers/app.js';
 import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
+import { REPO_ROOT } from '../helpers/repo-root.js';
 
 /**
  * Issue 8 item 3: a process killed between an effect's commit and the storing of its response must not
@@ -18,7 +19,7 @@ import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
  * keyed request. SQLite in a temporary DATA_DIR, or a fresh schema on TEST_DATABASE_URL in the PostgreSQL run.
  */
 const SERVER_SECRET = 'crash-test-server-secret-0123456789abcdef0123';
-const root = path.resolve(import.meta.dirname, '../..');
+const root = REPO_ROOT;
 
 interface Service {
   child: ChildProcess;

@@ -6,6 +6,7 @@ import type { App } from '../../src/http/types.js';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { bearer, type SeededAccount } from '../helpers/fixtures.js';
 import { crashTestService, exitWithin, takenOverWithin, waitFor, type CrashTestService } from '../helpers/worker-process.js';
+import { idOfBegun } from '../helpers/ingestion.js';
 
 /**
  * An automatically applied ingestion whose worker is killed with SIGKILL mid-apply is taken over by a new
@@ -46,7 +47,7 @@ describe('ingestion apply: a worker killed mid-apply is taken over and resumes e
   };
 
   it('SIGKILL after an apply chunk commit; the lease runs out; a new worker applies the rest, each listing once', async () => {
-    const id = Number((await push('begin', { expectedNumListings: LISTINGS, autoApplyIngestionPlan: true })).ingestionId);
+    const id = await idOfBegun({ deps }, push('begin', { expectedNumListings: LISTINGS, autoApplyIngestionPlan: true }));
     for (let i = 0; i < LISTINGS; i++) {
       await push('request', { id: `CRASH-G${i}`, variants: [{ sku: `CRASH-${i}-A` }, { sku: `CRASH-${i}-B` }] });
     }

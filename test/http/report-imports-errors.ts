@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { readCsvRecords, type CsvRecord } from '../../src/domain/reports/csv/read-records.js';
@@ -7,6 +8,7 @@ import { lineChunks } from '../../src/domain/reports/imports/chunks.js';
 import type { ImportType } from '../../src/domain/reports/model.js';
 import type { TestApp } from '../helpers/app.js';
 import { lineErrors as errorsCsv } from '../helpers/reports.js';
+import { REPO_ROOT } from '../helpers/repo-root.js';
 
 /** Shared by the Kits and Orders import tests (not a test file itself). */
 
@@ -50,6 +52,6 @@ export function errorLinesOf(errors: string): number[] {
 
 /** The sample files of docs/partners/imports-kits-orders.md, in order (Kits, then Orders). */
 export function guideSamples(): string[] {
-  const guide = readFileSync(new URL('../../docs/partners/imports-kits-orders.md', import.meta.url), 'utf8');
+  const guide = readFileSync(path.join(REPO_ROOT, 'docs/partners/imports-kits-orders.md'), 'utf8');
   return [...guide.matchAll(/```csv\n([\s\S]*?)```/g)].map((m) => m[1]!);
 }

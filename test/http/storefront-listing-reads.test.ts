@@ -179,7 +179,7 @@ describe('storefront listing and variant reads', () => {
     assert.equal(((await get(routing.id)).json() as ListingJson).sku, 'new');
   });
 
-  it('serves a scheduled sale without a start or an end with those timestamps absent, not null (proto3 JSON)', async () => {
+  it('serves a scheduled sale without a start or an end with those timestamps null, as the production gateway writes unset Timestamps', async () => {
     const res = await t.app.inject({
       method: 'PATCH',
       url: `/admin/accounts/${seed.accountId}/listings/${routing.id}`,
@@ -202,9 +202,9 @@ describe('storefront listing and variant reads', () => {
     assert.equal(res.statusCode, 200, res.body);
     const variant = (await get('variant/42')).json() as { pricing: { sales: unknown[] } };
     assert.deepEqual(variant.pricing.sales, [
-      { strikeThroughPrice: 10, salePrice: 8 },
-      { strikeThroughPrice: 0, salePrice: 7, startAt: '2026-12-01T00:00:00.000Z' },
-      { strikeThroughPrice: 0, salePrice: 6, endAt: '2026-12-23T23:00:00.000Z' },
+      { strikeThroughPrice: 10, salePrice: 8, startAt: null, endAt: null },
+      { strikeThroughPrice: 0, salePrice: 7, startAt: '2026-12-01T00:00:00.000Z', endAt: null },
+      { strikeThroughPrice: 0, salePrice: 6, startAt: null, endAt: '2026-12-23T23:00:00.000Z' },
     ]);
     const listing = (await get(routing.id)).json() as { variants: { sku: string; pricing: { sales: unknown[] } }[] };
     assert.deepEqual(listing.variants.find((v) => v.sku === '42')?.pricing.sales, variant.pricing.sales);

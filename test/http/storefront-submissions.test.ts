@@ -92,8 +92,9 @@ describe('v2 storefront submissions', () => {
       submittedAttributeVersionIds: [],
       preparedAt: '2026-11-21T10:00:00.000Z',
       submittedAt: '2026-11-21T11:59:00.000Z',
+      acknowledgedAt: null,
     });
-    // Unset scalars, maps and lists are emitted; unset timestamps are absent.
+    // Unset scalars, maps and lists are emitted; unset timestamps are null, as the production gateway writes them.
     assert.deepEqual({ ...b, submissionId: 'x' }, {
       submissionId: 'x',
       sku: 'SUB-B',
@@ -103,6 +104,9 @@ describe('v2 storefront submissions', () => {
       metadata: {},
       successful: false,
       submittedAttributeVersionIds: [],
+      preparedAt: null,
+      submittedAt: null,
+      acknowledgedAt: null,
     });
     const stored = await rows();
     assert.deepEqual(
@@ -259,7 +263,7 @@ describe('v2 storefront submissions', () => {
       assert.equal(updated.contentReceived, 'got it');
       assert.deepEqual(updated.metadata, { channelRef: 'R1' });
       assert.equal(updated.successful, false);
-      assert.equal('acknowledgedAt' in updated, false);
+      assert.equal(updated.acknowledgedAt, null);
       // The earlier one is untouched.
       const first = (await rows()).find((r) => String(r.id) === created[0]!.submissionId)!;
       assert.equal(first.content_received, '');

@@ -79,12 +79,16 @@ describe('storefront valid values', () => {
   after(async () => t.close());
 
   it('sets and reads the values of a select spec; account and storefront ids in the body are ignored', async () => {
-    assert.deepEqual((await getValues('specId=color')).json(), { specId: 'color', validValues: [] });
+    // Nothing set yet: the map is empty, whether ids are named or not.
+    assert.deepEqual((await getValues('specIds=color')).json(), { specIdToValidValues: {} });
+    assert.deepEqual((await getValues('')).json(), { specIdToValidValues: {} });
     const res = await setValues({ specId: 'color', validValues: ['red', 'navy'], accountId: '999', storefront_id: 12345 });
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json(), {});
-    assert.deepEqual((await getValues('specId=color')).json(), { specId: 'color', validValues: ['red', 'navy'] });
-    assert.deepEqual((await getValues('spec_id=color')).json(), { specId: 'color', validValues: ['red', 'navy'] });
+    const color = { specIdToValidValues: { color: { validValues: ['red', 'navy'] } } };
+    assert.deepEqual((await getValues('specIds=color')).json(), color);
+    assert.deepEqual((await getValues('specId=color')).json(), color, 'specId is an alias');
+    assert.deepEqual((await getValues('spec_id=color')).json(), color);
     const rows = await stored();
     assert.deepEqual(
       rows.map((r) => [r.account_id, r.storefront_id, r.spec_id]),
@@ -94,7 +98,13 @@ describe('storefront valid values', () => {
     assert.equal((await setValues({ spec_id: 'features', valid_values: ['soft'] })).statusCode, 200);
     assert.equal((await setValues({ specId: 'policy', validValues: ['30 days', 'none'] })).statusCode, 200);
     assert.equal((await setValues({ specId: 'policy', validValues: ['30 days', 'none', '60 days'] })).statusCode, 200);
-    assert.deepEqual((await getValues('specId=policy')).json(), { specId: 'policy', validValues: ['30 days', 'none', '60 days'] });
+    const policy = { validValues: ['30 days', 'none', '60 days'] };
+    assert.deepEqual((await getValues('specIds=policy')).json(), { specIdToValidValues: { policy } });
+    // Several ids, repeated or comma-separated (an id without values is absent); none: every spec with values.
+    const three = { specIdToValidValues: { color: { validValues: ['red', 'navy'] }, features: { validValues: ['soft'] }, policy } };
+    assert.deepEqual((await getValues('specIds=policy&specIds=color&specIds=features&specIds=nope')).json(), three);
+    assert.deepEqual((await getValues('specIds=policy,color,features,nope')).json(), three);
+    assert.deepEqual((await getValues('')).json(), three);
   });
 
   it("replaces the spec's own values in what the seller is offered; the channel's taxonomy read is unchanged", async () => {
@@ -188,7 +198,7 @@ describe('storefront valid values', () => {
 
   it("an empty list removes the storefront's values: the spec's own apply again", async () => {
     assert.equal((await setValues({ specId: 'color', validValues: [] })).statusCode, 200);
-    assert.deepEqual((await getValues('specId=color')).json(), { specId: 'color', validValues: [] });
+    assert.deepEqual((await getValues('specIds=color')).json(), { specIdToValidValues: {} });
     const color = (await offered()).find((s) => s.attributeSpecId === 'color');
     assert.deepEqual([color?.validValues, color?.storefrontValidValues], [['red', 'blue'], false]);
     const blue = await patch({ variants: [{ sku: 'TEE-1', productData: { attributes: [{ id: 'color', textValue: 'blue' }] } }] });
@@ -217,20 +227,22 @@ describe('storefront valid values', () => {
       assert.ok(violationFields(body).includes(field) || body.message.includes(field), `${field}: ${body.message}`);
     }
     assert.deepEqual(await stored(), before);
-    assertV2Error(await getValues(''), 400, 3, /specId/);
-    assertV2Error(await getValues('specId=nope'), 404, 5);
+    assertV2Error(await getValues(`specIds=${'x'.repeat(257)}`), 400, 3, /specIds/);
+    const half = (from: number) => Array.from({ length: 501 }, (_, i) => `s${from + i}`).join(',');
+    assertV2Error(await getValues(`specIds=${half(0)}&specIds=${half(501)}`), 400, 3, /more than 1000/);
+    assertV2Error(await getValues(`specIds=${Array.from({ length: 1001 }, (_, i) => `s${i}`).join(',')}`), 400, 3, /more than 1000/);
   });
 
   it("keeps each storefront's values to itself; another storefront's or account's spec ids are unknown", async () => {
     assert.equal((await setValues({ specId: 'policy', validValues: ['mine'] })).statusCode, 200);
     // Shop Two has no "policy" spec: unknown there, and the first storefront's values are invisible to it.
-    assertV2Error(await getValues('specId=policy', shopTwo.token), 404, 5);
+    assert.deepEqual((await getValues('specIds=policy', shopTwo.token)).json(), { specIdToValidValues: {} });
     assertV2Error(await setValues({ specId: 'policy', validValues: ['x'] }, shopTwo.token), 404, 5);
     assertV2Error(await setValues({ specId: 'policy', validValues: ['x'] }, foreign.channel.token), 404, 5);
-    assert.deepEqual((await getValues('specId=color', shopTwo.token)).json(), { specId: 'color', validValues: [] });
+    assert.deepEqual((await getValues('', shopTwo.token)).json(), { specIdToValidValues: {} });
     assert.equal((await setValues({ specId: 'color', validValues: ['teal'] }, shopTwo.token)).statusCode, 200);
-    assert.deepEqual((await getValues('specId=color')).json(), { specId: 'color', validValues: [] });
-    assert.deepEqual((await getValues('specId=policy')).json(), { specId: 'policy', validValues: ['mine'] });
+    assert.deepEqual((await getValues('specIds=color,policy')).json(), { specIdToValidValues: { policy: { validValues: ['mine'] } } });
+    assert.deepEqual((await getValues('', shopTwo.token)).json(), { specIdToValidValues: { color: { validValues: ['teal'] } } });
   });
 
   it('needs a storefront token', async () => {

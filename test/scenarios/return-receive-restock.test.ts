@@ -280,7 +280,7 @@ describe('returns: receive with a restock choice, and close', () => {
     await owner.get(`/console/orders/${second.order.orderNumber}`);
     const refused = await owner.flashOf(`${secondBase}/receive`, { restockWarehouseId: String(seed.warehouses.second) });
     assert.equal(refused.kind, 'bad');
-    assert.match(refused.text, /controlled by an integration/);
+    assert.match(refused.text, /^The stock of Second is kept by the inventory or 3PL app connected to it. Put the units back in another warehouse/);
     assert.equal((await read(second.order.orderNumber)).status, 'RETURN_REQUESTED');
     const atMain = await counters(t, seed.accountId, 'RW', main);
     assert.deepEqual(await owner.flashOf(`${secondBase}/receive`, { restockWarehouseId: '' }), {

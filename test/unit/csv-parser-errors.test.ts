@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { CsvError, parse, type Options } from 'csv-parse';
 import { CsvFileError, MAX_RECORD_CHARS, readCsvRecords, type CsvRecord } from '../../src/domain/reports/csv/read-records.js';
 import { PARSER_CODES, describeParserError, type ParsePosition, type ParserCode } from '../../src/domain/reports/csv/parser-errors.js';
+import { REPO_ROOT } from '../helpers/repo-root.js';
 
 /**
  * Every error csv-parse can throw ends as a file problem naming a line (issue 22): never an internal error,
@@ -75,7 +76,7 @@ const BY_OPTIONS: Record<Exclude<ParserCode, 'INVALID_OPENING_QUOTE' | 'CSV_INVA
 };
 
 test('every code csv-parse throws is mapped (read from its source, so an upgrade that adds one fails here)', () => {
-  const lib = fileURLToPath(new URL('../../node_modules/csv-parse/lib/', import.meta.url));
+  const lib = path.join(REPO_ROOT, 'node_modules/csv-parse/lib/');
   const sources = [...readdirSync(`${lib}api`).map((f) => `${lib}api/${f}`), `${lib}index.js`, `${lib}index.d.ts`].filter((f) => /\.(js|ts)$/.test(f));
   const thrown = new Set<string>();
   for (const file of sources) {

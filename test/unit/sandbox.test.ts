@@ -80,6 +80,20 @@ describe('sandbox builder', () => {
     assert.equal(installations.find((i) => i.kind === 'SALES_CHANNEL')?.storefrontName, 'Sandbox Storefront');
   });
 
+  it('points the storefront, shipping and 3PL apps at the partner simulator, subscribed to their nudges', async () => {
+    const simulated = await t.deps.db.db.selectFrom('sandbox_partner_apps').select(['app_id', 'account_id']).orderBy('app_id').execute();
+    const expected = sandbox.apps.filter((a) => a.kind !== 'INVENTORY');
+    assert.deepEqual(simulated, expected.map((a) => ({ app_id: a.appId, account_id: sandbox.account.accountId })));
+    for (const app of sandbox.apps) {
+      const stored = await describeApp(t.deps.db.db, app.appId);
+      assert.equal(stored.callbackBaseUrl, app.kind === 'INVENTORY' ? null : `https://partner-simulator.invalid/apps/${app.appId}`);
+      assert.equal(app.callbackBaseUrl, stored.callbackBaseUrl);
+    }
+    assert.deepEqual(appOf('SALES_CHANNEL').eventTypes, ['ORDER_SHIPPED']);
+    assert.deepEqual(appOf('SHIPPING').eventTypes, ['FULFILLMENT_ORDER_CHANGED', 'CANCELLATION_REQUESTED']);
+    assert.deepEqual(appOf('INVENTORY').eventTypes, []);
+  });
+
   it('gives every app a token that authenticates as its installation', async () => {
     for (const app of sandbox.apps) {
       const principal = await authenticateToken(t.deps.db, app.accessToken);

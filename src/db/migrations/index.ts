@@ -33,6 +33,10 @@ import * as m029 from './029_account_settings.js';
 import * as m030 from './030_order_search.js';
 import * as m031 from './031_low_stock_threshold.js';
 import * as m032 from './032_home_figures.js';
+import * as m033 from './033_order_day_figures.js';
+import * as m034 from './034_product_search.js';
+import * as m035 from './035_sandbox_partner.js';
+import * as m036 from './036_product_sku_prefix.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -89,6 +93,10 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '030_order_search': m030,
   '031_low_stock_threshold': m031,
   '032_home_figures': m032,
+  '033_order_day_figures': m033,
+  '034_product_search': m034,
+  '035_sandbox_partner': m035,
+  '036_product_sku_prefix': m036,
 };
 
 function contextFor(dialect: Dialect, log: MigrationLog): MigrationContext {

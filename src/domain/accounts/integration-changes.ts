@@ -28,7 +28,7 @@ async function lockActiveIntegration(tx: Tx, accountId: number, installationId: 
   if (!row) {
     const exists = await tx.selectFrom('installations').select('id').where('account_id', '=', accountId).where('id', '=', installationId).executeTakeFirst();
     if (!exists) throw notFound(`installation ${installationId} not found`);
-    throw conflict(`installation ${installationId} is uninstalled (revoked)`);
+    throw conflict(`installation ${installationId} is uninstalled (revoked)`).because('app.uninstalled', {});
   }
   const kind = row.kind as AppKind;
   if (!isIntegrationKind(kind)) {
@@ -92,7 +92,7 @@ export async function unmapWarehouse(
     .where('warehouse_id', '=', warehouseId)
     .returning('fulfills')
     .executeTakeFirst();
-  if (!removed) throw notFound(`warehouse ${warehouseId} is not mapped to installation ${installationId}`);
+  if (!removed) throw notFound(`warehouse ${warehouseId} is not mapped to installation ${installationId}`).because('app.not_mapped', {});
   const pulledBack =
     removed.fulfills === 1
       ? await work.withdraw(tx, { accountId, installationId, warehouseIds: [warehouseId], now })

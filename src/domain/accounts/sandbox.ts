@@ -7,6 +7,8 @@ import { exchangeAuthorizationCode } from './oauth.js';
 import { SCOPES, type AppKind, type Scope } from './principal.js';
 import { createWarehouse } from './warehouses.js';
 import { NO_ORDERS_YET } from './warehouse-work-port.js';
+import type { EventType } from '../callbacks/nudges.js';
+import { attachPartnerSimulator } from '../sandbox-partner/attach.js';
 
 /**
  * The partner developer's starting point: one seller account with warehouses, one installed app of each
@@ -32,6 +34,10 @@ export interface SandboxApp {
   clientSecret: string;
   callbackSigningSecret: string;
   redirectUri: string;
+  /** The partner simulator's URL for the apps it plays (src/domain/sandbox-partner/), else null. */
+  callbackBaseUrl: string | null;
+  /** The event nudges the app is subscribed to (docs/partners/callback-nudges.md). */
+  eventTypes: EventType[];
   installationId: number;
   storefrontId: number | null;
   storefrontName: string | null;
@@ -53,6 +59,8 @@ interface AppPlan {
   scopes: Scope[];
   storefrontName?: string;
   warehouses?: { key: SandboxWarehouse['key']; warehouseUniqueId: string }[];
+  /** Played by the partner simulator, subscribed to these nudges; absent: no callbacks (nothing to call back). */
+  simulated?: { eventTypes: EventType[] };
 }
 
 const WAREHOUSES: { key: SandboxWarehouse['key']; name: string; channelFulfilled: boolean }[] = [
@@ -69,12 +77,14 @@ const APPS: AppPlan[] = [
     name: 'Sandbox Channel',
     scopes: ['listing:self', 'sales:orders:self', 'inventory'],
     storefrontName: 'Sandbox Storefront',
+    simulated: { eventTypes: ['ORDER_SHIPPED'] },
   },
   {
     kind: 'SHIPPING',
     name: 'Sandbox Shipping',
     scopes: ['sales:orders:fulfillment:self'],
     warehouses: [{ key: 'main', warehouseUniqueId: 'MAIN' }],
+    simulated: { eventTypes: ['FULFILLMENT_ORDER_CHANGED', 'CANCELLATION_REQUESTED'] },
   },
   {
     kind: 'INVENTORY',
@@ -87,6 +97,7 @@ const APPS: AppPlan[] = [
     name: 'Sandbox 3PL',
     scopes: ['sales:orders:fulfillment:self', 'inventory:self'],
     warehouses: [{ key: 'west3pl', warehouseUniqueId: 'WEST-3PL' }],
+    simulated: { eventTypes: ['FULFILLMENT_ORDER_CHANGED', 'CANCELLATION_REQUESTED'] },
   },
 ];
 
@@ -119,6 +130,11 @@ export async function buildSandbox(
       },
       now,
     );
+    // The storefront, shipping and 3PL partners are played by the simulator, so every callback the seller
+    // triggers is delivered and logged from the start (the inventory app receives none in the contract).
+    const callbackBaseUrl = plan.simulated
+      ? await attachPartnerSimulator(tx, account.accountId, credentials.appId, plan.simulated.eventTypes, now)
+      : null;
     const mappings = (plan.warehouses ?? []).map((m) => ({ warehouseId: idOf(m.key), warehouseUniqueId: m.warehouseUniqueId }));
     const installed = await installApp(
       tx,
@@ -147,6 +163,8 @@ export async function buildSandbox(
       clientSecret: credentials.clientSecret,
       callbackSigningSecret: credentials.callbackSigningSecret,
       redirectUri: SANDBOX_REDIRECT_URI,
+      callbackBaseUrl,
+      eventTypes: plan.simulated?.eventTypes ?? [],
       installationId: installed.installationId,
       storefrontId: installed.storefrontId,
       storefrontName: plan.storefrontName ?? null,

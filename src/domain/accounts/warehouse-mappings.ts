@@ -69,9 +69,11 @@ export function checkMappingInput(mappings: readonly WarehouseMappingInput[]): v
   const seenIds = new Set<number>();
   const seenUnique = new Set<string>();
   for (const m of mappings) {
-    if (m.warehouseUniqueId.trim() === '') throw invalidField('warehouses.warehouseUniqueId', 'must not be empty');
+    if (m.warehouseUniqueId.trim() === '') throw invalidField('warehouses.warehouseUniqueId', 'must not be empty').because('app.partner_id_missing', {});
     if (seenIds.has(m.warehouseId)) throw invalidArgument(`warehouse ${m.warehouseId} is mapped twice`);
-    if (seenUnique.has(m.warehouseUniqueId)) throw invalidArgument(`warehouseUniqueId "${m.warehouseUniqueId}" is used twice`);
+    if (seenUnique.has(m.warehouseUniqueId)) {
+      throw invalidArgument(`warehouseUniqueId "${m.warehouseUniqueId}" is used twice`).because('app.partner_id_taken', { partnerId: m.warehouseUniqueId });
+    }
     seenIds.add(m.warehouseId);
     seenUnique.add(m.warehouseUniqueId);
   }
@@ -81,7 +83,7 @@ async function requireOwnWarehouses(tx: Tx, accountId: number, ids: number[]): P
   const owned = await tx.selectFrom('warehouses').select('id').where('account_id', '=', accountId).where('id', 'in', ids).execute();
   const ownedIds = new Set(owned.map((w) => w.id));
   const missing = ids.filter((id) => !ownedIds.has(id));
-  if (missing.length > 0) throw notFound(`warehouse(s) ${missing.join(', ')} not found in account ${accountId}`);
+  if (missing.length > 0) throw notFound(`warehouse(s) ${missing.join(', ')} not found in account ${accountId}`).because('app.unknown_warehouse', {});
 }
 
 /** An installation maps a warehouse, or a partner id, once (the primary key and warehouse_mappings_unique_id). */
@@ -93,9 +95,13 @@ async function refuseAlreadyMapped(tx: Tx, accountId: number, installationId: nu
     .where('installation_id', '=', installationId)
     .execute();
   for (const m of mappings) {
-    if (existing.some((e) => e.warehouse_id === m.warehouseId)) throw alreadyExists(`warehouse ${m.warehouseId} is already mapped to installation ${installationId}`);
+    if (existing.some((e) => e.warehouse_id === m.warehouseId)) {
+      throw alreadyExists(`warehouse ${m.warehouseId} is already mapped to installation ${installationId}`).because('app.already_mapped', {});
+    }
     if (existing.some((e) => e.warehouse_unique_id === m.warehouseUniqueId)) {
-      throw alreadyExists(`warehouseUniqueId "${m.warehouseUniqueId}" already names another warehouse of installation ${installationId}`);
+      throw alreadyExists(`warehouseUniqueId "${m.warehouseUniqueId}" already names another warehouse of installation ${installationId}`).because('app.partner_id_taken', {
+        partnerId: m.warehouseUniqueId,
+      });
     }
   }
 }
@@ -111,7 +117,10 @@ async function refuseStockControlledElsewhere(tx: Tx, accountId: number, ids: nu
     .where('m.warehouse_id', 'in', ids)
     .execute();
   if (taken.length > 0) {
-    throw alreadyExists(`warehouse(s) ${taken.map((t) => t.warehouse_id).join(', ')} already have their stock controlled by another integration`);
+    throw alreadyExists(`warehouse(s) ${taken.map((t) => t.warehouse_id).join(', ')} already have their stock controlled by another integration`).because(
+      'app.stock_kept_elsewhere',
+      {},
+    );
   }
 }
 

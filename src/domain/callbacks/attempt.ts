@@ -2,18 +2,24 @@ import type { Selectable } from 'kysely';
 import type { Deps } from '../../deps.js';
 import type { CallbackDeliveriesTable } from '../../db/schema.js';
 import { withTx, type Tx } from '../../db/tx.js';
+import { backgroundTurns } from '../../lib/shared-turn.js';
 import { callbackTargetOf, joinCallbackUrl } from './secrets.js';
 import { MAX_DELIVERY_ATTEMPTS, nextRetryDelaySeconds } from './schedule.js';
 import { DEFAULT_SEND_OPTIONS, createCallbackSender } from './send.js';
 import { parseStatusChecks, saveStatusChecks, type StatusCheck } from './status-checks.js';
 import { queueAttempt, type DeliveryState } from './deliveries.js';
 import type { CallbackMethod, CallbackOutcome, CallbackSender } from './transport.js';
+import { withPartnerSimulator } from '../sandbox-partner/sender.js';
 
 const defaultSender = createCallbackSender();
 
-/** The sender in use: deps may carry one (tests, the sandbox), else the production one. */
+/**
+ * The sender in use: deps may carry one (tests), else the production one; either way behind the sandbox's
+ * partner simulator, which answers its own host in-process and passes every other call on
+ * (src/domain/sandbox-partner/address.ts).
+ */
 export function senderOf(deps: Deps): CallbackSender {
-  return deps.callbackSender ?? defaultSender;
+  return withPartnerSimulator(deps, deps.callbackSender ?? defaultSender);
 }
 
 /** Longest error text kept on a delivery or an attempt. */
@@ -47,15 +53,22 @@ export async function attemptDelivery(
   alsoIn?: (tx: Tx) => Promise<void>,
 ): Promise<AttemptResult> {
   const db = deps.db.db;
-  const read = () => db.selectFrom('callback_deliveries').selectAll().where('account_id', '=', accountId).where('id', '=', rowId).executeTakeFirst();
-  let row = await read();
+  let row = await db.selectFrom('callback_deliveries').selectAll().where('account_id', '=', accountId).where('id', '=', rowId).executeTakeFirst();
   if (!row || row.state !== 'PENDING' || row.current_job_id !== jobId) return { state: null, outcome: null };
   if (row.coalesce_key !== null) {
     // A nudge stops coalescing before it is sent, and its body is read after that: an event committed
     // later gets a delivery of its own, so no version is lost to a send already under way.
-    await db.updateTable('callback_deliveries').set({ coalesce_key: null }).where('account_id', '=', accountId).where('id', '=', rowId).execute();
-    row = await read();
-    if (!row || row.state !== 'PENDING' || row.current_job_id !== jobId) return { state: null, outcome: null };
+    // One statement: the row as it is once coalescing stopped (still this job's and PENDING, or nothing to send).
+    row = await db
+      .updateTable('callback_deliveries')
+      .set({ coalesce_key: null })
+      .where('account_id', '=', accountId)
+      .where('id', '=', rowId)
+      .where('state', '=', 'PENDING')
+      .where((eb) => (jobId === null ? eb('current_job_id', 'is', null) : eb('current_job_id', '=', jobId)))
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) return { state: null, outcome: null };
   }
 
   const startedAt = deps.clock.now();
@@ -71,6 +84,9 @@ export async function attemptDelivery(
       { ...DEFAULT_SEND_OPTIONS, allowPrivate: deps.config.callbacksAllowPrivate, now: startedAt },
     );
   }
+  // The partner's answer resumes this job in whatever turn it arrives; recording it waits for the lanes'
+  // shared allowance (a synchronous status check, jobId null, is a request's own work and does not wait).
+  if (jobId !== null) await backgroundTurns.take();
   let checks: StatusCheck[] | undefined;
   if (outcome.ok && row.kind === 'STOREFRONT_STATUS') {
     const parsed = parseStatusChecks(outcome.body);

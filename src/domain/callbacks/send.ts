@@ -41,7 +41,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now: Date)
 }
 
 /** What a non-200 answer said: the v2 error's code and message when the body is one, else the status alone. */
-function describeFailure(status: number, body: string): string {
+export function describeFailure(status: number, body: string): string {
   try {
     const parsed = JSON.parse(body) as { code?: unknown; message?: unknown };
     if (typeof parsed === 'object' && parsed !== null && (typeof parsed.code === 'number' || typeof parsed.message === 'string')) {

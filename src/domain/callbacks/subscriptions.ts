@@ -45,7 +45,7 @@ export async function updateAppCallbacks(tx: Db, appId: number, input: UpdateApp
   const baseUrl = input.callbackBaseUrl === undefined ? app.callback_base_url : input.callbackBaseUrl;
   const subscribed = eventTypes ?? (await eventTypesOf(tx, appId));
   if (subscribed.length > 0 && !baseUrl) {
-    throw invalidField('eventTypes', 'the app has no callbackBaseUrl: set one to subscribe, or unsubscribe (eventTypes: []) to remove it');
+    throw invalidField('eventTypes', 'the app has no callbackBaseUrl: set one to subscribe, or unsubscribe (eventTypes: []) to remove it').because('app.subscriptions_need_url', {});
   }
   if (input.callbackBaseUrl !== undefined) await setCallbackBaseUrl(tx, appId, input.callbackBaseUrl, options);
   if (eventTypes !== undefined) {

@@ -33,7 +33,7 @@ async function storefrontOf(db: Db, accountId: number, storefrontId: number): Pr
 
 function requireCallbacks(storefront: Storefront): void {
   if (!storefront.baseUrl) {
-    throw failedPrecondition(`the app of storefront ${storefront.storefrontId} has no callbackBaseUrl: the partner receives no callbacks`);
+    throw failedPrecondition(`the app of storefront ${storefront.storefrontId} has no callbackBaseUrl: the partner receives no callbacks`).because('app.no_callback_url', {});
   }
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/tx.js';
+import { removeProductSearch, writeProductSearch } from './product-search.js';
 import { newProductRow } from './products.js';
 
 /** Rows per multi-row INSERT: far below either database's bound-parameter limit. */
@@ -26,6 +27,12 @@ export async function createProductsBySku(db: Db, accountId: number, skus: reado
       .returning(['id', 'sku'])
       .execute();
     for (const r of rows) created.set(r.sku, Number(r.id));
+    // The catalog search finds a bare product by its SKU (product-search.ts).
+    await writeProductSearch(
+      db,
+      accountId,
+      rows.map((r) => ({ id: Number(r.id), sku: r.sku, title: null, brand: null })),
+    );
   }
   return created;
 }
@@ -36,6 +43,7 @@ export async function createProductsBySku(db: Db, accountId: number, skus: reado
  * caller removes their stock rows first (deleteNewStockRows).
  */
 export async function deleteUnusedNewProducts(db: Db, accountId: number, productIds: readonly number[]): Promise<void> {
+  await removeProductSearch(db, accountId, productIds);
   for (let i = 0; i < productIds.length; i += INSERT_SLICE) {
     await db
       .deleteFrom('products')

@@ -29,7 +29,7 @@ export interface KitRecipeEntry {
 export async function productIdOf(db: Db, accountId: number, sku: string): Promise<number> {
   await getAccount(db, accountId);
   const row = await db.selectFrom('products').select('id').where('account_id', '=', accountId).where('sku', '=', sku).executeTakeFirst();
-  if (!row) throw notFound(`product ${sku} not found`);
+  if (!row) throw notFound(`product ${sku} not found`).because('kit.unknown_sku', { sku });
   return row.id;
 }
 
@@ -65,7 +65,7 @@ export async function setKitComponents(tx: Tx, accountId: number, sku: string, c
   for (const c of components) ids.push(await productIdOf(tx, accountId, c.sku));
   if (components.length > 0) {
     const partOf = await tx.selectFrom('kit_components').select('id').where('account_id', '=', accountId).where('component_product_id', '=', kitId).executeTakeFirst();
-    if (partOf) throw invalidArgument(`${sku} is a component of another kit; kits cannot be nested`);
+    if (partOf) throw invalidArgument(`${sku} is a component of another kit; kits cannot be nested`).because('kit.is_a_component', { sku });
     const nested = await tx
       .selectFrom('kit_components as k')
       .innerJoin('products as p', 'p.id', 'k.kit_product_id')
@@ -73,7 +73,7 @@ export async function setKitComponents(tx: Tx, accountId: number, sku: string, c
       .where('k.account_id', '=', accountId)
       .where('k.kit_product_id', 'in', ids)
       .executeTakeFirst();
-    if (nested) throw invalidArgument(`${nested.sku} is a kit itself; kits cannot be nested`);
+    if (nested) throw invalidArgument(`${nested.sku} is a kit itself; kits cannot be nested`).because('kit.component_is_a_kit', { sku: nested.sku });
   }
   await tx.deleteFrom('kit_components').where('account_id', '=', accountId).where('kit_product_id', '=', kitId).execute();
   if (components.length > 0) {

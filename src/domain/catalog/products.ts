@@ -2,6 +2,7 @@ import { argList, compiledBySize, compiledStatement, listArgsOf } from '../../db
 import type { Insertable } from 'kysely';
 import type { ProductsTable } from '../../db/schema.js';
 import type { Db } from '../../db/tx.js';
+import { writeProductSearch } from './product-search.js';
 
 export const STANDARD_PRODUCT_ID_TYPES = ['UPC', 'EAN', 'ISBN', 'GTIN'] as const;
 export type StandardProductIdType = (typeof STANDARD_PRODUCT_ID_TYPES)[number];
@@ -113,7 +114,11 @@ export async function findOrCreateProduct(
     .onConflict((oc) => oc.columns(['account_id', 'sku']).doNothing())
     .returning(PRODUCT_COLUMNS)
     .executeTakeFirst();
-  if (inserted) return { product: toProductRow(inserted), created: true };
+  if (inserted) {
+    // The catalog search finds a bare product by its SKU (product-search.ts).
+    await writeProductSearch(db, accountId, [{ id: Number(inserted.id), sku: inserted.sku, title: null, brand: null }]);
+    return { product: toProductRow(inserted), created: true };
+  }
   const winner = await findProductBySku(db, accountId, sku);
   if (!winner) throw new Error(`product ${sku} vanished after a conflicting insert`);
   return { product: winner, created: false };

@@ -180,6 +180,6 @@ export async function resolveSellerAlert(
     .executeTakeFirst();
   if (closed) await touchFulfillmentOrder(tx, accountId, closed.fulfillment_order_id, now);
   const row = await alertQuery(tx, accountId).where('a.id', '=', alertId).executeTakeFirst();
-  if (!row) throw notFound(`alert ${alertId} not found`);
+  if (!row) throw notFound(`alert ${alertId} not found`).because('order.alert_not_found', {});
   return { alert: toView(row), alreadyResolved: closed === undefined };
 }

@@ -57,7 +57,9 @@ export interface FulfillmentOrderV2 {
   orderedTs: string;
   assignedTs: string;
   lastUpdatedTs: string;
-  /** Absent when no address was captured (document 2.18). shipByTs is never populated, so never emitted. */
+  /** Never populated: null, as the production gateway writes an unset Timestamp (resolutions §7). */
+  shipByTs: null;
+  /** Absent when no address was captured (document 2.18). */
   shipTo?: ShipToV2;
   requestedServiceLevel: string;
   buyerName: string;
@@ -190,6 +192,7 @@ export async function fulfillmentOrderViews(db: Db | Tx, principal: Principal, r
       orderedTs: order?.order_ts ?? fo.assigned_ts,
       assignedTs: fo.assigned_ts,
       lastUpdatedTs: fo.last_updated_ts,
+      shipByTs: null,
       ...(shipTo ? { shipTo } : {}),
       requestedServiceLevel: level,
       buyerName: order?.customer_name ?? '',

@@ -24,7 +24,7 @@ export async function cancelInboundShipment(tx: Tx, principal: Principal, shipme
   if (row) return row;
   // The status as it is now (it may have changed since the first read), for the message.
   const current = await findVisibleShipment(tx, principal, shipmentId);
-  throw failedPrecondition(cancelRefusal(current));
+  throw failedPrecondition(cancelRefusal(current)).because('inbound.not_cancellable', { status: current.status });
 }
 
 function cancelRefusal(row: InboundShipmentRow): string {

@@ -46,6 +46,7 @@ export function matchReceiptLines(shipmentId: number, lines: readonly ShipmentLi
   const bySku = new Map(lines.map((l) => [l.sku, l]));
   const byProduct = new Map(lines.map((l) => [l.product_id, l]));
   const violations: FieldViolation[] = [];
+  const over: { sku: string; left: number; asked: number }[] = [];
   const seen = new Map<number, number>();
   const matched: ReceiptLine[] = [];
   entries.forEach((entry, index) => {
@@ -86,10 +87,15 @@ export function matchReceiptLines(shipmentId: number, lines: readonly ShipmentLi
     seen.set(line.id, index);
     if (entry.quantity > outstandingOf(line)) {
       violations.push({ field: `${field}.quantity`, description: overReceiptMessage(line, entry.quantity) });
+      over.push({ sku: line.sku, left: outstandingOf(line), asked: entry.quantity });
       return;
     }
     matched.push({ line, units: entry.quantity, unitItemCost: unitItemCost ?? line.unit_item_cost, field });
   });
-  if (violations.length > 0) throw invalidFields(violations);
+  if (violations.length > 0) {
+    const refused = invalidFields(violations);
+    // Only over-receipts: the console says them line by line; anything else keeps the listed problems.
+    throw over.length === violations.length ? refused.because('inbound.over_receipt', { lines: over }) : refused;
+  }
   return matched;
 }

@@ -57,7 +57,7 @@ export async function receiveIntoShipment(
   const warehouse = (await listAccountWarehouses(tx, accountId)).find((w) => w.id === shipment.warehouse_id);
   if (!warehouse) throw notFound(`warehouse ${shipment.warehouse_id} of inbound shipment ${shipment.id} not found`);
   const refusal = receiveRefusal(principal, warehouse);
-  if (refusal !== null) throw permissionDenied(refusal);
+  if (refusal !== null) throw permissionDenied(refusal).because('inbound.controlled_by_app', { warehouse: warehouse.name });
 
   const held = await tx
     .updateTable('inbound_shipments')
@@ -76,7 +76,7 @@ export async function receiveIntoShipment(
       .executeTakeFirstOrThrow();
     throw failedPrecondition(
       `inbound shipment ${shipment.id} is ${current.status}; only a ${RECEIVABLE_STATUSES.join(', ')} shipment can be received`,
-    );
+    ).because('inbound.not_receivable', { status: current.status });
   }
 
   const lines = await shipmentLines(tx, accountId, shipment.id);
@@ -167,7 +167,10 @@ async function addReceived(tx: Tx, accountId: number, r: ReceiptLine): Promise<v
     .where('id', '=', r.line.id)
     .executeTakeFirstOrThrow();
   const line = { ...r.line, ...now };
-  throw invalidField(`${r.field}.quantity`, outstandingOf(line) < units ? overReceiptMessage(line, units) : `line "${line.sku}" changed meanwhile; send the receipt again`);
+  throw invalidField(`${r.field}.quantity`, outstandingOf(line) < units ? overReceiptMessage(line, units) : `line "${line.sku}" changed meanwhile; send the receipt again`).because(
+    'inbound.over_receipt',
+    { lines: [{ sku: line.sku, left: outstandingOf(line), asked: units }] },
+  );
 }
 
 /** The shipping shares earlier receipts of the shipment carried. */

@@ -54,5 +54,7 @@ export async function shipInboundShipment(
   if (row) return row;
   const current = await findVisibleShipment(tx, principal, shipmentId);
   const why = current.status === 'CANCELLED' ? ': it was cancelled' : ': units were already received';
-  throw failedPrecondition(`inbound shipment ${current.id} is ${current.status}${why}; only PENDING or SHIPPED shipments can be marked shipped`);
+  throw failedPrecondition(`inbound shipment ${current.id} is ${current.status}${why}; only PENDING or SHIPPED shipments can be marked shipped`).because('inbound.not_shippable', {
+    status: current.status,
+  });
 }

@@ -107,7 +107,7 @@ function newVendorRow(accountId: number, name: string, iso: string, input: Vendo
 }
 
 function nameTaken(name: string, accountId: number) {
-  return alreadyExists(`a vendor named "${name}" already exists in account ${accountId} (names compare case-insensitively)`);
+  return alreadyExists(`a vendor named "${name}" already exists in account ${accountId} (names compare case-insensitively)`).because('vendor.name_taken', { name });
 }
 
 /** Refuses a new vendor when the account already has MAX_VENDORS (`field` names what would create it). */

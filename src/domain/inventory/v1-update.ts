@@ -2,6 +2,7 @@ import type { Db, Tx } from '../../db/tx.js';
 import { findOrCreateProduct, type StandardProductIdType } from '../catalog/products.js';
 import { inventoryWarehouseNarrowing, type Principal } from '../accounts/principal.js';
 import { canUpdateInventory, listAccountWarehouses, type WarehouseRow } from '../accounts/warehouses.js';
+import type { Refusal } from '../errors.js';
 import { AvailableStock, type BackorderPort } from './backorder-port.js';
 import { applyStockChange, type StockChange } from './stock.js';
 import { holdStockClosureBySku } from './stock-locks.js';
@@ -36,10 +37,13 @@ export interface InventoryItemResultV1 {
 /** Thrown inside an item's transaction to roll it back while still reporting the item's result. */
 export class InventoryItemRejected extends Error {
   readonly result: InventoryItemResultV1;
-  constructor(result: InventoryItemResultV1) {
+  /** Why, for the console's words (the API's item result carries errorMessage only). */
+  readonly refusal: Refusal | null;
+  constructor(result: InventoryItemResultV1, refusal: Refusal | null = null) {
     super(result.errorMessage);
     this.name = 'InventoryItemRejected';
     this.result = result;
+    this.refusal = refusal;
   }
 }
 
@@ -127,13 +131,13 @@ export async function applyInventoryItemV1(
   batch?: InventoryBatch,
 ): Promise<InventoryItemResultV1> {
   const warehouse = findWarehouse(principal, context, item.warehouse);
-  const fail = (warehouseId: number | null, errorMessage: string) =>
-    new InventoryItemRejected({ SKU: item.sku, warehouseId, success: false, errorMessage });
+  const fail = (warehouseId: number | null, errorMessage: string, refusal: Refusal) =>
+    new InventoryItemRejected({ SKU: item.sku, warehouseId, success: false, errorMessage }, refusal);
   if (!warehouse) {
-    throw fail('id' in item.warehouse ? item.warehouse.id : null, `${describe(item.warehouse)} not found in this account`);
+    throw fail('id' in item.warehouse ? item.warehouse.id : null, `${describe(item.warehouse)} not found in this account`, { code: 'stock.unknown_warehouse', facts: {} });
   }
   const refusal = writeRefusal(principal, warehouse);
-  if (refusal) throw fail(warehouse.id, refusal);
+  if (refusal) throw fail(warehouse.id, refusal, { code: 'stock.controlled_by_app', facts: { warehouse: warehouse.name } });
 
   const { product } = await findOrCreateProduct(
     tx,
@@ -149,7 +153,16 @@ export async function applyInventoryItemV1(
     observedAt: item.change.mode === 'delta' ? null : asOf,
     ...(batch ? { touchLater: batch.touched } : {}),
   });
-  if (!outcome.ok) throw fail(warehouse.id, outcome.message);
+  if (!outcome.ok) {
+    const units = item.change.mode === 'delta' ? -item.change.delta : 0;
+    throw fail(
+      warehouse.id,
+      outcome.message,
+      outcome.reason === 'NEGATIVE'
+        ? { code: 'stock.would_go_negative', facts: { sku: item.sku, warehouse: warehouse.name, units } }
+        : { code: 'stock.newer_count_recorded', facts: { sku: item.sku, warehouse: warehouse.name } },
+    );
+  }
   // Units available here may be what backordered orders wait for (noted last: a rejected item notes nothing).
   const available = batch?.available ?? new AvailableStock();
   available.note(product.id, warehouse.id, outcome.row.available);

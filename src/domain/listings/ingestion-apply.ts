@@ -45,6 +45,10 @@ export async function loadSession(db: Db, accountId: number, sessionId: number):
 }
 
 function notApplicable(session: IngestionSessionState): Error {
+  return notApplicableMessage(session).because('ingestion.not_applicable', { status: session.status, done: session.apply_done, total: session.apply_total ?? 0 });
+}
+
+function notApplicableMessage(session: IngestionSessionState) {
   const id = session.id;
   switch (session.status) {
     case 'APPLIED':

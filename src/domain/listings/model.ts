@@ -56,8 +56,8 @@ export interface SaleInput {
 export interface SaleView {
   strikeThroughPrice: number;
   salePrice: number;
-  startAt?: string;
-  endAt?: string;
+  startAt: string | null;
+  endAt: string | null;
 }
 
 export interface VariantInput {

@@ -121,14 +121,58 @@ export async function storefrontValidValuesFor(db: Db, accountId: number, storef
   return map;
 }
 
+/** How many spec ids one GET may name (checked before any is read). */
+export const MAX_SPEC_IDS_PER_READ = 1000;
+
 /**
- * GET /v2/storefront/listing/valid_values?specId=: the storefront's values of the spec, [] when none are
- * set. A spec id with neither values nor a spec on the storefront is a 404.
+ * The spec ids of a GET (resolutions §7, third review: the production form): `specIds`, repeated or
+ * comma-separated, with `specId` (and the snake_case names) accepted as aliases; null when none is named,
+ * which reads every spec with stored values.
  */
-export async function getStorefrontValidValues(db: Db, principal: Principal, specId: string): Promise<StorefrontValidValues> {
+export function readSpecIds(query: Record<string, unknown>): string[] | null {
+  const named = ['specIds', 'spec_ids', 'specId', 'spec_id'].filter((name) => query[name] !== undefined && query[name] !== '');
+  if (named.length === 0) return null;
+  const ids: string[] = [];
+  for (const name of named) {
+    const raw = query[name];
+    const values = Array.isArray(raw) ? raw : [raw];
+    for (const value of values) {
+      if (typeof value !== 'string') throw invalidField(name, 'must be a string, repeated or comma-separated');
+      const parts = value.split(',').filter((part) => part !== '');
+      if (ids.length + parts.length > MAX_SPEC_IDS_PER_READ) throw invalidField(name, `must not name more than ${MAX_SPEC_IDS_PER_READ} spec ids`);
+      for (const part of parts) {
+        const problem = idViolation(part);
+        if (problem) throw invalidField(name, `"${part}" ${problem}`);
+        ids.push(part);
+      }
+    }
+  }
+  return [...new Set(ids)];
+}
+
+export interface StorefrontValidValuesRead {
+  specIdToValidValues: Record<string, { validValues: string[] }>;
+}
+
+/**
+ * GET /v2/storefront/listing/valid_values: the storefront's own values per spec id, for the ids named or,
+ * without any, every spec with stored values. A spec without storefront values is absent from the map (its
+ * own validValues apply), so an unknown id is not an error: the map simply lacks it.
+ */
+export async function readStorefrontValidValues(db: Db, principal: Principal, specIds: string[] | null): Promise<StorefrontValidValuesRead> {
   const sf = storefrontOf(principal);
-  const stored = (await storefrontValidValuesFor(db, sf.accountId, sf.storefrontId, [specId])).get(specId);
-  if (stored) return { specId, validValues: stored };
-  if ((await specTypesOf(db, sf, specId)).length === 0) throw notFound(`attribute spec "${specId}" not found on this storefront's product types`);
-  return { specId, validValues: [] };
+  let stored: Map<string, string[]>;
+  if (specIds) stored = await storefrontValidValuesFor(db, sf.accountId, sf.storefrontId, specIds);
+  else {
+    const rows = await db
+      .selectFrom('storefront_valid_values')
+      .select(['spec_id', 'valid_values'])
+      .where('account_id', '=', sf.accountId)
+      .where('storefront_id', '=', sf.storefrontId)
+      .orderBy('spec_id')
+      .execute();
+    stored = new Map(rows.map((r) => [r.spec_id, JSON.parse(r.valid_values) as string[]]));
+  }
+  const ordered = [...stored.keys()].sort();
+  return { specIdToValidValues: Object.fromEntries(ordered.map((id) => [id, { validValues: stored.get(id)! }])) };
 }

@@ -41,9 +41,10 @@ export interface SubmissionView {
   type: string;
   successful: boolean;
   submittedAttributeVersionIds: string[];
-  preparedAt?: string;
-  submittedAt?: string;
-  acknowledgedAt?: string;
+  /** Unset Timestamps are null, as the production gateway writes them (resolutions §7, third review). */
+  preparedAt: string | null;
+  submittedAt: string | null;
+  acknowledgedAt: string | null;
 }
 
 export function toSubmissionView(row: Selectable<ListingSubmissionsTable>): SubmissionView {
@@ -56,9 +57,9 @@ export function toSubmissionView(row: Selectable<ListingSubmissionsTable>): Subm
     type: row.type,
     successful: row.successful === 1,
     submittedAttributeVersionIds: JSON.parse(row.submitted_attribute_version_ids) as string[],
-    ...(row.prepared_at ? { preparedAt: row.prepared_at } : {}),
-    ...(row.submitted_at ? { submittedAt: row.submitted_at } : {}),
-    ...(row.acknowledged_at ? { acknowledgedAt: row.acknowledged_at } : {}),
+    preparedAt: row.prepared_at || null,
+    submittedAt: row.submitted_at || null,
+    acknowledgedAt: row.acknowledged_at || null,
   };
 }
 

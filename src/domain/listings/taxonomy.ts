@@ -15,10 +15,10 @@ import { idViolation, parseAttributeSpec, readStoredSpec, type StoredSpec } from
 export const MAX_PRODUCT_TYPES_PER_STOREFRONT = 10_000;
 export const MAX_SPECS_PER_PRODUCT_TYPE = 2_000;
 
+/** The production ProductType message exactly: a description sent with it is kept but never answered. */
 export interface ProductTypeView {
   productTypeId: string;
   displayName: string;
-  description: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -56,7 +56,6 @@ interface ProductTypeRow {
 const productTypeView = (r: ProductTypeRow): ProductTypeView => ({
   productTypeId: r.product_type_id,
   displayName: r.display_name,
-  description: r.description,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });

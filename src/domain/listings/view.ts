@@ -65,7 +65,8 @@ function limited(values: AttributeValue[], limits: Map<string, number> | undefin
 }
 
 function saleView({ startAt, endAt, ...prices }: SaleInput): SaleView {
-  return { ...prices, ...(startAt ? { startAt } : {}), ...(endAt ? { endAt } : {}) };
+  // Unset Timestamps are null, as the production gateway writes them (resolutions §7, third review).
+  return { ...prices, startAt: startAt ?? null, endAt: endAt ?? null };
 }
 
 /** Value kinds as stored, money amounts (also inside multi-object items) padded for output. */

@@ -45,6 +45,8 @@ interface LineRow {
   cancel_quantity: number;
   shipped_quantity: number;
   unrouted_quantity: number;
+  sku: string | null;
+  requested_sku: string;
 }
 
 /** Units of a line that may still be cancelled: not shipped and not cancelled already. */
@@ -58,7 +60,7 @@ function wantedPerLine(input: CancelUnitsInput, lines: LineRow[]): Map<number, n
     return wanted;
   }
   for (const entry of input.lines) {
-    if (!byId.has(entry.lineId)) throw invalidField(input.linesField, `line item ${entry.lineId} is not a line of this order`);
+    if (!byId.has(entry.lineId)) throw invalidField(input.linesField, `line item ${entry.lineId} is not a line of this order`).because('order.not_a_line', {});
     if (!Number.isInteger(entry.quantity) || entry.quantity < 1) {
       throw invalidField(input.linesField, `quantity for line item ${entry.lineId} must be at least 1`);
     }
@@ -70,7 +72,7 @@ function wantedPerLine(input: CancelUnitsInput, lines: LineRow[]): Map<number, n
       throw invalidField(
         input.linesField,
         `line item ${lineId}: cannot cancel ${units} units, only ${cancellable(line)} are not shipped or cancelled already`,
-      );
+      ).because('order.cancel_too_many', { sku: line.sku ?? line.requested_sku, asked: units, left: cancellable(line) });
     }
   }
   return wanted;
@@ -128,7 +130,7 @@ async function cancelLine(tx: Tx, input: CancelUnitsInput, line: LineRow, units:
 
 /** Another change took the units between our read and our write: same answer as asking for too many. */
 function conflictingCancel(input: CancelUnitsInput, lineId: number) {
-  return invalidField(input.linesField, `line item ${lineId}: the units are no longer cancellable (shipped or cancelled meanwhile)`);
+  return invalidField(input.linesField, `line item ${lineId}: the units are no longer cancellable (shipped or cancelled meanwhile)`).because('order.changed_meanwhile', {});
 }
 
 export async function cancelOrderUnits(tx: Tx, input: CancelUnitsInput): Promise<CancelUnitsResult> {
@@ -141,7 +143,7 @@ export async function cancelOrderUnits(tx: Tx, input: CancelUnitsInput): Promise
     .executeTakeFirstOrThrow();
   const lines = await tx
     .selectFrom('sales_order_lines')
-    .select(['id', 'quantity', 'cancel_quantity', 'shipped_quantity', 'unrouted_quantity'])
+    .select(['id', 'quantity', 'cancel_quantity', 'shipped_quantity', 'unrouted_quantity', 'sku', 'requested_sku'])
     .where('account_id', '=', accountId)
     .where('order_id', '=', orderId)
     .orderBy('position')
@@ -150,7 +152,7 @@ export async function cancelOrderUnits(tx: Tx, input: CancelUnitsInput): Promise
   if (wanted.size === 0) {
     // Cancelling a cancelled order again is a replay: nothing changes. A shipped order has nothing to cancel.
     if (order.status === 'CANCELLED') return { cancelled: 0, status: order.status };
-    throw failedPrecondition(`sales order ${orderId} has nothing left to cancel: shipped units cannot be cancelled`);
+    throw failedPrecondition(`sales order ${orderId} has nothing left to cancel: shipped units cannot be cancelled`).because('order.nothing_to_cancel', {});
   }
   let cancelled = 0;
   const released: number[] = [];

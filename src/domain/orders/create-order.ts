@@ -16,7 +16,8 @@ import { resolveRequestedSkus } from './sku-resolution.js';
 import type { FulfillmentPort } from './fulfillment-port.js';
 import { scheduleUnpaidExpiry } from './expiry.js';
 import { keepUnroutedUnits } from './unroutable-lines.js';
-import { writeOrderSearch } from './order-search.js';
+import { countOrderInDayFigures } from './order-day-figures.js';
+import { orderSortTotal, writeOrderSearch } from './order-search.js';
 
 /**
  * POST /v1/salesOrder (resolutions §3): a storefront's or a seller's order, idempotent on channelOrderId
@@ -202,6 +203,10 @@ export async function createSalesOrder(
   await fulfillment.syncOrder(tx, accountId, inserted.id, now);
   // An unpaid order is cancelled if still unpaid 30 days after orderTs (a delayed job, src/domain/orders/expiry.ts).
   if (status === 'PENDING_PAYMENT') await scheduleUnpaidExpiry(tx, accountId, inserted.id, inserted.order_ts, now);
+  // The home chart's rollup (order-day-figures.ts), as created (a change into or out of CANCELLED, even in
+  // this transaction, adds its own ±1). Last: orders placed in the same quarter hour share its row, locked on
+  // PostgreSQL from here to the commit, so the shorter that stretch the less parallel orders wait on it.
+  if (inserted.status !== 'CANCELLED') await countOrderInDayFigures(tx, accountId, inserted.order_ts, orderSortTotal(lines), 1);
   // The answer is built from the rows just written (an order routed line by line is read back).
   const view = routes ? newOrderView(principal, inserted, lines, routes, productById) : (await orderViews(tx, principal, [inserted], scope))[0]!;
   return { created: true, order: view };

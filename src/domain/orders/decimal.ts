@@ -10,14 +10,14 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
 export function decimalInput(field: string, value: number | string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw invalidField(field, 'must be a finite number');
+    if (!Number.isFinite(value)) throw invalidField(field, 'must be a finite number').because('order.amount_not_a_number', {});
     // Exponent forms (1e-7, 1e21) have no exact short decimal spelling here: refuse rather than round.
     const text = String(value);
-    if (!DECIMAL.test(text)) throw invalidField(field, `${text} is outside the supported decimal range`);
+    if (!DECIMAL.test(text)) throw invalidField(field, `${text} is outside the supported decimal range`).because('order.amount_not_a_number', {});
     return text;
   }
   const text = value.trim();
-  if (!DECIMAL.test(text)) throw invalidField(field, `"${value}" is not a decimal number`);
+  if (!DECIMAL.test(text)) throw invalidField(field, `"${value}" is not a decimal number`).because('order.amount_not_a_number', {});
   return normalizeDecimal(text);
 }
 

@@ -18,7 +18,7 @@ export function parseOrderNumber(orderNumber: string): number | null {
 export async function findVisibleOrder(db: Db, principal: Principal, orderNumber: string): Promise<{ order: OrderRow; scope: OrderScope }> {
   const scope = orderScopeOf(principal);
   const id = parseOrderNumber(orderNumber);
-  const missing = () => notFound(`sales order ${orderNumber} not found`);
+  const missing = () => notFound(`sales order ${orderNumber} not found`).because('order.not_found', {});
   if (id === null) throw missing();
   let query = db.selectFrom('sales_orders as o').selectAll('o').where('o.account_id', '=', principal.accountId).where('o.id', '=', id);
   if (scope.storefrontId !== null) query = query.where('o.storefront_id', '=', scope.storefrontId);

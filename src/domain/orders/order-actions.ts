@@ -54,7 +54,9 @@ export async function markOrderPaid(tx: Tx, principal: Principal, orderNumber: s
       .executeTakeFirst();
     if (moved) await recomputeOrderStatus(tx, principal.accountId, order.id, now);
   } else if (order.status !== 'PENDING') {
-    throw failedPrecondition(`sales order ${orderNumber} is ${order.status}; only a PENDING_PAYMENT order can be marked paid`);
+    throw failedPrecondition(`sales order ${orderNumber} is ${order.status}; only a PENDING_PAYMENT order can be marked paid`).because('order.not_awaiting_payment', {
+      status: order.status,
+    });
   }
   return viewOf(tx, principal, orderNumber);
 }

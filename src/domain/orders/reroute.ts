@@ -27,15 +27,15 @@ export interface RerouteInput {
 export async function rerouteLine(tx: Tx, accountId: number, orderId: number, input: RerouteInput, now: Date, fulfillment: FulfillmentPort): Promise<void> {
   const { lineId, fromWarehouseId, toWarehouseId, quantity } = input;
   if (!Number.isInteger(quantity) || quantity < 1) throw invalidField('quantity', 'must be at least 1');
-  if (fromWarehouseId === toWarehouseId) throw invalidField('toWarehouseId', 'must differ from fromWarehouseId');
+  if (fromWarehouseId === toWarehouseId) throw invalidField('toWarehouseId', 'must differ from fromWarehouseId').because('order.reroute_same_warehouse', {});
   const line = await tx
     .selectFrom('sales_order_lines')
-    .select(['id', 'product_id'])
+    .select(['id', 'product_id', 'sku', 'requested_sku'])
     .where('account_id', '=', accountId)
     .where('order_id', '=', orderId)
     .where('id', '=', lineId)
     .executeTakeFirst();
-  if (!line) throw invalidField('lineItemId', `line item ${lineId} is not a line of this order`);
+  if (!line) throw invalidField('lineItemId', `line item ${lineId} is not a line of this order`).because('order.not_a_line', {});
   const order = await tx
     .selectFrom('sales_orders')
     .select(['fba', 'channel_will_fulfill'])
@@ -44,13 +44,16 @@ export async function rerouteLine(tx: Tx, accountId: number, orderId: number, in
     .executeTakeFirstOrThrow();
   const target = await tx
     .selectFrom('warehouses')
-    .select(['id', 'channel_fulfilled'])
+    .select(['id', 'name', 'channel_fulfilled'])
     .where('account_id', '=', accountId)
     .where('id', '=', toWarehouseId)
     .executeTakeFirst();
-  if (!target) throw invalidField('toWarehouseId', `unknown warehouse id ${toWarehouseId}`);
+  if (!target) throw invalidField('toWarehouseId', `unknown warehouse id ${toWarehouseId}`).because('order.reroute_unknown_warehouse', {});
   if (target.channel_fulfilled === 1 && order.fba !== 1 && order.channel_will_fulfill !== 1) {
-    throw invalidField('toWarehouseId', `warehouse ${toWarehouseId} is channel-fulfilled and this order is not fulfilled by the channel`);
+    throw invalidField('toWarehouseId', `warehouse ${toWarehouseId} is channel-fulfilled and this order is not fulfilled by the channel`).because(
+      'order.reroute_channel_warehouse',
+      { warehouse: target.name },
+    );
   }
   // A REJECTED fulfillment order stays REJECTED (its partner declined this order): units moved there would be
   // owed on an order no queue shows and no one would ship them. Refuse the target instead.
@@ -66,7 +69,7 @@ export async function rerouteLine(tx: Tx, accountId: number, orderId: number, in
     throw conflict(
       `warehouse ${toWarehouseId}'s fulfillment partner rejected this order (fulfillment order ${rejected.id}); ` +
         'choose another warehouse',
-    );
+    ).because('order.reroute_rejected_there', { warehouse: target.name });
   }
   const route = await tx
     .selectFrom('order_line_routes')
@@ -77,12 +80,22 @@ export async function rerouteLine(tx: Tx, accountId: number, orderId: number, in
     .executeTakeFirst();
   const owed = route ? route.reserved_quantity + route.backorder_quantity : 0;
   if (!route || quantity > owed || line.product_id === null) {
-    throw invalidField('quantity', `line item ${lineId} has ${owed} units owed in warehouse ${fromWarehouseId}; cannot move ${quantity}`);
+    const from = await tx.selectFrom('warehouses').select('name').where('account_id', '=', accountId).where('id', '=', fromWarehouseId).executeTakeFirst();
+    throw invalidField('quantity', `line item ${lineId} has ${owed} units owed in warehouse ${fromWarehouseId}; cannot move ${quantity}`).because('order.reroute_too_many', {
+      sku: line.sku ?? line.requested_sku,
+      warehouse: from?.name ?? String(fromWarehouseId),
+      asked: quantity,
+      owed,
+    });
   }
   const productId = line.product_id;
 
   if (!(await reserveStock(tx, accountId, productId, toWarehouseId, quantity, now))) {
-    throw conflict(`warehouse ${toWarehouseId} does not have ${quantity} units of this line's SKU available`);
+    throw conflict(`warehouse ${toWarehouseId} does not have ${quantity} units of this line's SKU available`).because('order.reroute_not_enough_stock', {
+      sku: line.sku ?? line.requested_sku,
+      warehouse: target.name,
+      asked: quantity,
+    });
   }
   await fulfillment.pullBack(tx, {
     accountId,
@@ -94,7 +107,7 @@ export async function rerouteLine(tx: Tx, accountId: number, orderId: number, in
     now,
   });
   const released = await releaseRouteUnits(tx, { accountId, routeId: route.id, quantity, now, reroute: true });
-  if (released < quantity) throw conflict(`the units of line item ${lineId} changed meanwhile (shipped or cancelled); try again`);
+  if (released < quantity) throw conflict(`the units of line item ${lineId} changed meanwhile (shipped or cancelled); try again`).because('order.changed_meanwhile', {});
 
   const iso = now.toISOString();
   await recordReservation(tx, accountId, productId, toWarehouseId, lineId, quantity, now);

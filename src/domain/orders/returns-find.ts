@@ -14,6 +14,6 @@ export async function findReturn(tx: Tx, accountId: number, orderId: number, ret
     .where('order_id', '=', orderId)
     .where('id', '=', returnId)
     .executeTakeFirst();
-  if (!found) throw notFound(`return ${returnId} not found on this order`);
+  if (!found) throw notFound(`return ${returnId} not found on this order`).because('order.return_not_found', {});
   return found;
 }

@@ -50,7 +50,7 @@ interface ReturnedItem {
 export async function receiveReturn(tx: Tx, accountId: number, orderId: number, returnId: number, input: ReceiveReturnInput, now: Date): Promise<ReturnReceipt> {
   const found = await findReturn(tx, accountId, orderId, returnId);
   if (found.received_ts !== null) return replayOf(tx, accountId, found, input);
-  if (found.cancelled === 1) throw failedPrecondition(`return ${returnId} was closed without being received; it cannot be received now`);
+  if (found.cancelled === 1) throw failedPrecondition(`return ${returnId} was closed without being received; it cannot be received now`).because('order.return_closed', {});
 
   const items: ReturnedItem[] = await tx
     .selectFrom('sales_order_return_items as i')
@@ -77,7 +77,7 @@ export async function receiveReturn(tx: Tx, accountId: number, orderId: number, 
     // A parallel receipt or close got there first: answer as if this call came second.
     const current = await findReturn(tx, accountId, orderId, returnId);
     if (current.received_ts !== null) return replayOf(tx, accountId, current, input);
-    throw failedPrecondition(`return ${returnId} was closed without being received; it cannot be received now`);
+    throw failedPrecondition(`return ${returnId} was closed without being received; it cannot be received now`).because('order.return_closed', {});
   }
 
   for (const item of items) {
@@ -114,20 +114,20 @@ export async function receiveReturn(tx: Tx, accountId: number, orderId: number, 
  */
 async function restockTarget(tx: Tx, accountId: number, warehouseId: number, items: ReturnedItem[]): Promise<WarehouseRow> {
   const warehouse = (await listAccountWarehouses(tx, accountId)).find((w) => w.id === warehouseId);
-  if (!warehouse) throw invalidField('restockWarehouseId', `unknown warehouse id ${warehouseId}`);
+  if (!warehouse) throw invalidField('restockWarehouseId', `unknown warehouse id ${warehouseId}`).because('order.restock_unknown_warehouse', {});
   if (!canUpdateInventory(sellerPrincipalFor(accountId), warehouse)) {
     throw conflict(
       `restockWarehouseId: the stock of warehouse ${warehouse.id} ("${warehouse.name}") is controlled by an integration ` +
         `(installation ${warehouse.controlledBy}); only that integration may change it. Restock into another warehouse, ` +
         'or receive the return without restocking and let the integration count the units',
-    );
+    ).because('order.restock_controlled_by_app', { warehouse: warehouse.name });
   }
   const unknown = items.find((i) => i.product_id === null);
   if (unknown) {
     throw invalidField(
       'restockWarehouseId',
       `line item ${unknown.line_id} (SKU "${unknown.requested_sku}") is not in the catalog, so its units cannot go back in stock; receive the return without restocking`,
-    );
+    ).because('order.restock_not_in_catalog', { sku: unknown.requested_sku });
   }
   return warehouse;
 }
@@ -141,7 +141,10 @@ async function replayOf(tx: Tx, accountId: number, found: ReturnRow, input: Rece
       ? 'its units were not put back in stock'
       : `its ${found.restocked_quantity} units were put back in stock in warehouse ${recorded}${warehouse ? ` ("${warehouse.name}")` : ''}`;
   if (recorded !== input.restockWarehouseId) {
-    throw conflict(`return ${found.id} was already received at ${found.received_ts} and ${what}; receiving it again changes nothing`);
+    throw conflict(`return ${found.id} was already received at ${found.received_ts} and ${what}; receiving it again changes nothing`).because(
+      'order.return_received_otherwise',
+      { restockedIn: recorded === null ? null : (warehouse?.name ?? null) },
+    );
   }
   return {
     alreadyReceived: true,

@@ -34,11 +34,11 @@ export function addDecimals(a: string, b: string): string {
 }
 
 export async function recordRefund(tx: Tx, accountId: number, orderId: number, input: RefundInput, now: Date): Promise<void> {
-  if (typeof input.amount !== 'string') throw invalidField('amount', 'must be a decimal string, e.g. "12.50"');
+  if (typeof input.amount !== 'string') throw invalidField('amount', 'must be a decimal string, e.g. "12.50"').because('order.amount_not_a_number', {});
   const amount = decimalInput('amount', input.amount)!;
-  if (amount.startsWith('-') || amount === '0') throw invalidField('amount', 'must be greater than zero');
+  if (amount.startsWith('-') || amount === '0') throw invalidField('amount', 'must be greater than zero').because('order.amount_not_positive', {});
   const reason = input.reason.trim();
-  if (reason === '') throw invalidField('reason', 'must not be empty');
+  if (reason === '') throw invalidField('reason', 'must not be empty').because('order.reason_missing', {});
   const iso = now.toISOString();
   if (input.lineId !== undefined) {
     const line = await tx
@@ -48,7 +48,7 @@ export async function recordRefund(tx: Tx, accountId: number, orderId: number, i
       .where('order_id', '=', orderId)
       .where('id', '=', input.lineId)
       .executeTakeFirst();
-    if (!line) throw invalidField('lineItemId', `line item ${input.lineId} is not a line of this order`);
+    if (!line) throw invalidField('lineItemId', `line item ${input.lineId} is not a line of this order`).because('order.not_a_line', {});
     // Conditional on the refund read, so two parallel refunds of one line both count.
     const updated = await tx
       .updateTable('sales_order_lines')

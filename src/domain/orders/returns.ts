@@ -35,7 +35,7 @@ export async function requestReturn(tx: Tx, accountId: number, orderId: number, 
   if (input.items.length === 0) throw invalidField('items', 'name at least one line item to return');
   const lines = await tx
     .selectFrom('sales_order_lines')
-    .select(['id', 'quantity', 'shipped_quantity'])
+    .select(['id', 'quantity', 'shipped_quantity', 'sku', 'requested_sku'])
     .where('account_id', '=', accountId)
     .where('order_id', '=', orderId)
     .execute();
@@ -52,7 +52,7 @@ export async function requestReturn(tx: Tx, accountId: number, orderId: number, 
   for (const r of onReturns) wanted.set(r.line_id, (wanted.get(r.line_id) ?? 0) + r.quantity);
   const items = input.items.map((item, i) => {
     const field = `items[${i}]`;
-    if (!byId.has(item.lineId)) throw invalidField(`${field}.lineItemId`, `line item ${item.lineId} is not a line of this order`);
+    if (!byId.has(item.lineId)) throw invalidField(`${field}.lineItemId`, `line item ${item.lineId} is not a line of this order`).because('order.not_a_line', {});
     if (!Number.isInteger(item.quantity) || item.quantity < 1) throw invalidField(`${field}.quantity`, 'must be at least 1');
     wanted.set(item.lineId, (wanted.get(item.lineId) ?? 0) + item.quantity);
     return { ...item, refundAmount: decimalInput(`${field}.refundAmount`, item.refundAmount) };
@@ -63,7 +63,7 @@ export async function requestReturn(tx: Tx, accountId: number, orderId: number, 
       throw invalidField(
         'items',
         `line item ${item.lineId} shipped ${line.shipped_quantity} units; returns would cover ${wanted.get(item.lineId)} (only shipped units can be returned)`,
-      );
+      ).because('order.return_too_many', { sku: line.sku ?? line.requested_sku, asked: item.quantity, left: line.shipped_quantity - (wanted.get(item.lineId)! - item.quantity) });
     }
   }
   const iso = now.toISOString();

@@ -43,7 +43,7 @@ export async function createInvitation(db: Db, inviter: Inviter, input: { email:
   if (problem) throw invalidField('email', problem);
   const role = requireRole(input.role);
   // Checked again on acceptance (the unique email key); here so the owner learns at once.
-  if (await findUserByEmail(db, input.email)) throw alreadyExists(`a console user with email ${input.email.trim()} already exists`);
+  if (await findUserByEmail(db, input.email)) throw alreadyExists(`a console user with email ${input.email.trim()} already exists`).because('user.email_taken', { email: input.email.trim() });
   const token = randomBase64Url(32);
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS).toISOString();
   const row = await db

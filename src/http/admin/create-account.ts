@@ -18,6 +18,7 @@ export function registerCreateAccount(app: App, deps: Deps) {
       schema: {
         tags: TAGS,
         summary: 'Create a seller account',
+        description: 'A new seller account with the default settings (USD, UTC) and its default custom store "Manual orders". Add warehouses, users and installations to it next.',
         body: CreateAccountBody,
         response: adminResponses({ 201: Account }, [400, 401]),
       },

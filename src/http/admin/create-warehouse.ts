@@ -23,6 +23,7 @@ export function registerCreateWarehouse(app: App, deps: Deps) {
       schema: {
         tags: TAGS,
         summary: 'Create a warehouse in an account',
+        description: 'A warehouse stock is kept and orders are routed to. `channelFulfilled` marks a sales channel\'s own network, which only that channel\'s orders may use. A name the account already has is a 409.',
         params: AccountParams,
         body: CreateWarehouseBody,
         response: adminResponses({ 201: Warehouse }, [400, 401, 404, 409], 'the account already has a warehouse with this name'),

@@ -11,6 +11,7 @@ export function registerGetAccount(app: App, deps: Deps) {
       schema: {
         tags: TAGS,
         summary: 'Get a seller account with its settings',
+        description: 'The account\'s name and settings (currency, time zone, personal-data retention), as changed with PATCH on the same path. An unknown account is a 404.',
         params: AccountParams,
         response: adminResponses({ 200: AccountWithSettings }, [400, 401, 404]),
       },

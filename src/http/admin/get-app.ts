@@ -53,6 +53,7 @@ export function registerGetApp(app: App, deps: Deps) {
       schema: {
         tags: TAGS,
         summary: 'Get a partner application (without its secrets)',
+        description: 'The application as registered: kind, name, redirect URIs, callback base URL, nudge subscriptions and when replaced secrets stop working. Secrets are shown once, when created or rotated, never here.',
         params: AppParams,
         response: adminResponses({ 200: AppView }, [400, 401, 404]),
       },

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import { isAppError } from '../../domain/errors.js';
 import { CsrfField } from './layout.js';
 import { flash } from './session.js';
+import { refusalText } from './refusal-words.js';
 
 /** Shared pieces of the console's pages. Everything user-provided is rendered with `safe` (escaped). */
 
@@ -151,15 +152,15 @@ export async function formAction(
     const message = await action();
     flash(deps, request, reply, 'ok', message || ok);
   } catch (error) {
-    flash(deps, request, reply, 'bad', refusalText(error));
+    flash(deps, request, reply, 'bad', flashText(error));
   }
   return reply.redirect(back, 303);
 }
 
-/** A domain refusal's text for a flash; anything else (a bug, a 5xx) is rethrown to the error page. */
-function refusalText(error: unknown): string {
+/** A domain refusal's text for a flash, in the console's words; anything else (a bug, a 5xx) is rethrown to the error page. */
+function flashText(error: unknown): string {
   if (!isAppError(error) || error.status >= 500) throw error;
-  return error.violations.length > 0 ? error.violations.map((v) => `${v.field}: ${v.description}`).join('; ') : error.message;
+  return refusalText(error);
 }
 
 /**
@@ -171,7 +172,7 @@ export async function actionOrBack<T>(deps: Deps, request: FastifyRequest, reply
   try {
     return await action();
   } catch (error) {
-    flash(deps, request, reply, 'bad', refusalText(error));
+    flash(deps, request, reply, 'bad', flashText(error));
     await reply.redirect(back, 303);
     return null;
   }

@@ -113,6 +113,14 @@ form.product-form .fields .wide { grid-column: 1 / -1; } form.product-form texta
 form.product-form .attributes { display: grid; gap: 8px; } form.product-form .attribute { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 200px), 1fr)); gap: 4px 14px; }
 form.product-form .error { color: var(--bad); font-size: 0.92em; } form.product-form [aria-invalid="true"] { border-color: var(--bad); border-width: 2px; }
 form.product-form .flash ul { margin: 4px 0 0; padding-left: 20px; } form.product-form p.hint { margin: 0 0 8px; font-size: 0.92em; }
+form.order-form label.inline { display: inline-flex; gap: 6px; align-items: center; font-weight: 400; margin-right: 14px; }
+form.order-form fieldset.choice { border: none; padding: 0; } form.order-form fieldset.choice legend { padding: 0; font-size: 0.92em; margin-bottom: 4px; }
+form.order-form fieldset.bill-to:has(input[name="bill_same"]:checked) .bill-fields { display: none; } form.order-form .bill-fields { margin-top: 8px; }
+form.order-form .order-lines { display: grid; gap: 8px; } form.order-form .order-line { display: grid; grid-template-columns: 1.6em minmax(0, 3fr) minmax(0, 1fr) minmax(0, 1.4fr); gap: 4px 12px; }
+form.order-form .order-line > div { display: grid; gap: 2px; align-content: start; min-width: 0; } form.order-form .order-line input { width: 100%; box-sizing: border-box; }
+form.order-form .line-no { color: var(--muted); text-align: right; align-self: start; padding-top: 1.75em; font-variant-numeric: tabular-nums; }
+@media (min-width: 641px) { form.order-form .order-line + .order-line label { position: absolute; left: -999px; } form.order-form .order-line + .order-line .line-no { padding-top: 6px; } }
+@media (max-width: 640px) { form.order-form .order-line { grid-template-columns: 1.6em minmax(0, 1fr) minmax(0, 1fr); border-top: 1px solid var(--line); padding-top: 6px; } form.order-form .line-no { grid-row: 1 / span 2; } form.order-form .order-line > div:nth-child(2) { grid-column: 2 / -1; } }
 ul.tiles { list-style: none; margin: 0 0 8px; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 165px), 1fr)); gap: 8px; }
 ul.tiles li > a, ul.tiles li > div { display: block; height: 100%; padding: 8px 10px; border: 1px solid var(--line); border-radius: 6px; text-decoration: none; color: var(--fg); overflow-wrap: anywhere; }
 ul.tiles .count { display: block; font-size: 1.6em; line-height: 1.2; font-variant-numeric: tabular-nums; } ul.tiles .label { font-size: 0.92em; }

@@ -5,6 +5,7 @@ import type { ParserErrorPage } from '../plugins/client-errors.js';
 import { toAppError } from '../plugins/errors.js';
 import { UTC_DISPLAY } from './format.js';
 import { Layout, type PageContext } from './layout.js';
+import { fieldWords, refusalSentence } from './refusal-words.js';
 import { pageContext, sendHtml } from './render.js';
 import { SECURITY_HEADERS, setSecurityHeaders } from './security.js';
 
@@ -39,7 +40,8 @@ function errorContext(request: FastifyRequest, reply: FastifyReply): PageContext
 function ErrorPage({ appError, requestId, ctx }: { appError: AppError; requestId: string; ctx: PageContext }) {
   const status = appError.status;
   const title = TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'That did not work');
-  const lines = appError.violations.length > 0 ? appError.violations.map((v) => `${v.field}: ${v.description}`) : [appError.message];
+  const sentence = refusalSentence(appError);
+  const lines = sentence !== null ? [sentence] : appError.violations.length > 0 ? appError.violations.map((v) => `${fieldWords(v.field)}: ${v.description}`) : [appError.message];
   return (
     <Layout ctx={ctx} title={title}>
       <h1 safe>{title}</h1>

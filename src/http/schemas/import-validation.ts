@@ -24,11 +24,15 @@ export const ValidationCreateQuery = Type.Object({
   delimiter: Type.Optional(Type.String({ maxLength: 8, description: 'field delimiter of the file (default ","; \\t or "tab" for a tab)' })),
 });
 
-export const ValidationCsvBody = Type.String({ format: 'binary', description: 'the CSV file itself (UTF-8), streamed as the request body' });
+export const ValidationCsvBody = Type.String({
+  format: 'binary',
+  description: 'the CSV file itself (UTF-8), streamed as the request body',
+  examples: ['sku,warehouse,quantity\nMUG-RED,Main,25\n'],
+});
 
 export const ValidationCreateForm = Type.Object(
   { file: Type.String({ format: 'binary', description: 'the CSV file to validate (UTF-8)' }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ file: 'sku,warehouse,quantity\nMUG-RED,Main,25\n' }] },
 );
 
 const Preview = {

@@ -21,19 +21,18 @@ export const BeginIngestionBody = Type.Object(
     autoApplyIngestionPlan: Type.Optional(Type.Boolean({ description: 'apply the plan as soon as it is built (default false)' })),
     auto_apply_ingestion_plan: Type.Optional(Type.Boolean()),
   },
-  { ...Open, description: 'expectedNumListings: int64 ≥ 0, how many listings the channel is about to push (default 0)' },
+  { ...Open, description: 'expectedNumListings: int64 ≥ 0, how many listings the channel is about to push (default 0)', examples: [{ expectedNumListings: '2', autoApplyIngestionPlan: false }] },
 );
 
-export const BeginIngestionResponse = Type.Object({
-  ingestionId: Type.String({ description: 'int64: the session, as the operator API names it' }),
-});
+/** The production BeginIngestionResponse is empty: strict proto decoders refuse any field beyond it. */
+export const BeginIngestionResponse = Type.Object({}, { additionalProperties: false, examples: [{}] });
 
 export const EndIngestionBody = Type.Object(
   {
     actualNumListings: Type.Optional(Int64Input),
     actual_num_listings: Type.Optional(Int64Input),
   },
-  { ...Open, description: 'actualNumListings: int64 ≥ 0, how many listings the channel pushed (default 0)' },
+  { ...Open, description: 'actualNumListings: int64 ≥ 0, how many listings the channel pushed (default 0)', examples: [{ actualNumListings: '2' }] },
 );
 
 const AttributeValueInput = Type.Object(
@@ -73,7 +72,7 @@ export const IngestionListingBody = Type.Object(
       ),
     ),
   },
-  Open,
+  { ...Open, examples: [{ id: 'TEE-CLASSIC', productTypeId: 'shirt', pivotAttributes: ['color'], attributes: [{ id: 'title', textValue: 'Classic T-shirt' }], variants: [{ sku: 'TEE-CLASSIC-RED', price: { currencyCode: 'USD', units: '19', nanos: 990000000 }, attributes: [{ id: 'color', textValue: 'red' }] }] }] },
 );
 
 // ---- operator views ----

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { IdText, Sku, Timestamp } from './common.js';
+import { IdText, Nullable, Sku, Timestamp } from './common.js';
 
 /**
  * v2 listing shapes (document 2.11–2.12). Outputs are proto3 JSON: camelCase, int64 as strings, unset
@@ -58,8 +58,8 @@ export const AttributeGroupOut = Type.Object({
 export const SaleOut = Type.Object({
   strikeThroughPrice: Type.Number(),
   salePrice: Type.Number(),
-  startAt: Type.Optional({ ...Timestamp, description: 'absent when the sale has no start' }),
-  endAt: Type.Optional({ ...Timestamp, description: 'absent when the sale has no end' }),
+  startAt: Nullable({ ...Timestamp, description: 'null when the sale has no start' }),
+  endAt: Nullable({ ...Timestamp, description: 'null when the sale has no end' }),
 });
 
 export const VariantV2 = Type.Object(

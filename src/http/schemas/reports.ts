@@ -26,13 +26,16 @@ const reportFields = {
   integrationId: Type.Optional(Type.Integer({ minimum: 1, description: 'Orders imports: the custom store the orders go to (default: the default store)' })),
 };
 
-export const ReportCreateBody = Type.Object(reportFields, { additionalProperties: false });
+export const ReportCreateBody = Type.Object(reportFields, {
+  additionalProperties: false,
+  examples: [{ isExport: true, exportType: 'Products', activeOnly: true, filter: 'brand = "Acme"' }],
+});
 export type ReportCreateBody = Static<typeof ReportCreateBody>;
 
 /** The multipart form of an import: the same fields as form fields, plus the file. */
 export const ReportCreateForm = Type.Object(
   { ...reportFields, file: Type.String({ format: 'binary', description: 'the CSV file to import (UTF-8)' }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ importType: 'Inventory', createNewProducts: false, file: 'sku,warehouse,quantity\nMUG-RED,Main,25\n' }] },
 );
 
 export const Report = Type.Object({

@@ -114,7 +114,7 @@ export const OrderNumberParams = Type.Object({ orderNumber: Type.String({ descri
 export const ConfirmStatusBody = Type.Object({
   status: stringEnum(CONFIRMABLE_STATUSES, 'an order status (3.3), or PARTIALLY_CACNCELLED spelled exactly so'),
   lineItems: Type.Array(Type.String(), { description: 'lineItemIds of the order the status change covers' }),
-});
+}, { examples: [{ status: 'SHIPPED', lineItems: ['311', '312'] }] });
 
 export const SalesOrderListQuery = Type.Object({
   lastUpdatedTs: Type.Optional(Type.String({ description: 'RFC 3339 with a zone; inclusive lower bound' })),

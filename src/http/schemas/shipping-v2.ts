@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ALERT_TYPES, FULFILLMENT_ORDER_STATUSES, REJECTION_REASONS } from '../../domain/fulfillment/model.js';
 import { CANCELLATION_REASONS } from '../../domain/orders/fulfillment-port.js';
-import { OptionalFreeTextInput, OptionalIdInput, OptionalNameInput, Timestamp } from './common.js';
+import { Nullable, OptionalFreeTextInput, OptionalIdInput, OptionalNameInput, Timestamp } from './common.js';
 import { ProtoEnum } from './proto-enum.js';
 
 /**
@@ -100,7 +100,7 @@ export const FulfillmentOrder = Type.Object(
     orderedTs: Timestamp,
     assignedTs: Timestamp,
     lastUpdatedTs: Timestamp,
-    shipByTs: Type.Optional(Timestamp),
+    shipByTs: Nullable({ ...Timestamp, description: 'never populated: null, as the production gateway writes an unset Timestamp' }),
     shipTo: Type.Optional(ShipTo),
     requestedServiceLevel: Type.String(),
     buyerName: Type.String(),
@@ -112,7 +112,7 @@ export const FulfillmentOrder = Type.Object(
     discount: Money,
     totalPayment: Money,
   },
-  { description: 'document 2.18; shipByTs is never populated; shipTo is absent when no address was captured' },
+  { description: 'document 2.18; shipByTs is never populated (null); shipTo is absent when no address was captured' },
 );
 
 export const NeedToShipResponse = Type.Object({
@@ -164,7 +164,7 @@ export const AcknowledgeBody = Type.Object(
       'acknowledgements',
     ),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, examples: [{ acknowledgements: [{ fulfillmentOrderId: '17', externalOrderId: 'WMS-88812' }] }] },
 );
 export type AcknowledgeBody = Static<typeof AcknowledgeBody>;
 
@@ -197,7 +197,7 @@ export const ShipmentsBody = Type.Object(
       'shipments',
     ),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, examples: [{ shipments: [{ fulfillmentOrderId: '17', externalShipmentId: 'SHP-5521', carrier: 'UPS', trackingNumber: '1Z999AA10123456784', serviceLevel: 'Ground', shippedTs: '2026-11-21T15:00:00Z', lines: [{ lineItemId: '311', quantity: 2 }] }] }] },
 );
 export type ShipmentsBody = Static<typeof ShipmentsBody>;
 
@@ -217,7 +217,7 @@ export const ConfirmCancellationsBody = Type.Object(
       'confirmations',
     ),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, examples: [{ confirmations: [{ fulfillmentOrderId: '17' }] }] },
 );
 export type ConfirmCancellationsBody = Static<typeof ConfirmCancellationsBody>;
 
@@ -237,7 +237,7 @@ export const RejectBody = Type.Object(
       'rejections',
     ),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, examples: [{ rejections: [{ fulfillmentOrderId: '17', reason: 'REJECTION_REASON_OUT_OF_STOCK', detail: '2 units short of MUG-RED' }] }] },
 );
 export type RejectBody = Static<typeof RejectBody>;
 
@@ -258,7 +258,7 @@ export const AlertsBody = Type.Object(
       'alerts',
     ),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, examples: [{ alerts: [{ fulfillmentOrderId: '17', type: 'ALERT_TYPE_LATE_SHIPMENT', message: 'Carrier pickup missed; ships tomorrow' }] }] },
 );
 export type AlertsBody = Static<typeof AlertsBody>;
 
@@ -277,7 +277,7 @@ export const ResolveAlertsBody = Type.Object(
       'resolutions',
     ),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, examples: [{ resolutions: [{ fulfillmentOrderId: '17', type: 'ALERT_TYPE_LATE_SHIPMENT', resolution: 'Picked up this morning' }] }] },
 );
 export type ResolveAlertsBody = Static<typeof ResolveAlertsBody>;
 

@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ERROR_SEVERITIES, ERROR_TYPES, MAX_CHANNEL_ERRORS } from '../../domain/listings/channel-errors.js';
 import { STANDARD_STATUSES, V1_LISTING_STATUSES } from '../../domain/listings/variant-status.js';
 import { SUBMISSION_STATUSES } from '../../domain/listings/submissions.js';
-import { SKU_RULES, Sku, Timestamp } from './common.js';
+import { Nullable, SKU_RULES, Sku, Timestamp } from './common.js';
 import { ProtoEnum } from './proto-enum.js';
 
 /**
@@ -67,7 +67,7 @@ export const CreateSubmissionsBody = Type.Object(
       description: `1 to ${MAX_SUBMISSIONS} submissions`,
     }),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, examples: [{ submissions: [{ sku: 'TSHIRT-RED-M', type: 'product', contentSent: '{"title":"Red T-shirt"}', metadata: { feedId: 'F-991' }, successful: true, submittedAt: '2026-11-21T22:13:08Z' }] }] },
 );
 
 export const Submission = Type.Object(
@@ -80,12 +80,12 @@ export const Submission = Type.Object(
     type: Type.String(),
     successful: Type.Boolean(),
     submittedAttributeVersionIds: Type.Array(Type.String()),
-    preparedAt: Type.Optional(Timestamp),
-    submittedAt: Type.Optional(Timestamp),
-    acknowledgedAt: Type.Optional(Timestamp),
+    preparedAt: Nullable(Timestamp),
+    submittedAt: Nullable(Timestamp),
+    acknowledgedAt: Nullable(Timestamp),
   },
   {
-    description: 'document 2.13; an unset timestamp is absent',
+    description: 'document 2.13; an unset timestamp is null, as the production gateway writes it',
     examples: [
       {
         submissionId: '42',
@@ -96,7 +96,9 @@ export const Submission = Type.Object(
         type: 'product',
         successful: true,
         submittedAttributeVersionIds: ['5f0c2a9d1e7b3c4a8d6e2f10'],
+        preparedAt: null,
         submittedAt: '2026-11-21T22:13:08.123Z',
+        acknowledgedAt: null,
       },
     ],
   },
@@ -118,7 +120,7 @@ export const UpdateSubmissionBody = Type.Object(
     ...both('changedAt', Str('RFC 3339 with a time zone; when the status changed (default now)')),
     status: ProtoEnum(SUBMISSION_STATUSES, 'status'),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, examples: [{ contentReceived: '{"feed":"F-991","result":"accepted"}', status: 'STATUS_ACCEPTED', changedAt: '2026-11-21T22:20:00Z' }] },
 );
 
 /* ---- POST /v2/storefront/listing/variant/{sku}/errors ---- */
@@ -141,12 +143,12 @@ export const VariantErrorsBody = Type.Object(
     ...both('submissionType', Str('errors replace the earlier ones of this submissionType; "" is a type too')),
     errors: ListOf(ChannelErrorInput, MAX_CHANNEL_ERRORS, `0 to ${MAX_CHANNEL_ERRORS} entries; empty or absent clears`),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, examples: [{ submissionType: 'product', errors: [{ attributeIds: ['color'], severity: 'SEVERITY_ERROR', type: 'TYPE_INVALID_VALUE', message: '"navy" is not an accepted colour' }] }] },
 );
 
 /* ---- channel_id and status ---- */
 
-export const ChannelIdBody = Type.Object({ ...both('channelId', Str('the channel\'s id of the variant; "" or absent clears it')) }, { additionalProperties: true });
+export const ChannelIdBody = Type.Object({ ...both('channelId', Str('the channel\'s id of the variant; "" or absent clears it')) }, { additionalProperties: true, examples: [{ channelId: 'B0C1234XYZ' }] });
 
 export const VariantStatusBody = Type.Object(
   {
@@ -157,7 +159,7 @@ export const VariantStatusBody = Type.Object(
     buyable: Bool(),
     ...both('channelListingId', Str()),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, examples: [{ status: 'STANDARD_STATUS_PUBLISHED', channelStatus: 'Active', listingUrl: 'https://channel.example/item/B0C1234XYZ', buyable: true }] },
 );
 
 export const Empty = Type.Object({});

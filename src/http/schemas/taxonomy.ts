@@ -13,13 +13,16 @@ import { ProtoEnum, ProtoEnumValue } from './proto-enum.js';
 
 const ID_PATTERN_DOC = 'non-empty, at most 255 characters';
 
-export const ProductTypeV2 = Type.Object({
-  productTypeId: Type.String({ description: 'the channel\'s id of the product type' }),
-  displayName: Type.String(),
-  description: Type.String(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
+/** The production ProductType message: no field beyond it (strict proto decoders refuse unknown ones). */
+export const ProductTypeV2 = Type.Object(
+  {
+    productTypeId: Type.String({ description: 'the channel\'s id of the product type' }),
+    displayName: Type.String(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { additionalProperties: false },
+);
 
 export const ProductTypeList = Type.Object({
   productTypes: Type.Array(ProductTypeV2, { description: 'every product type of the storefront, ordered by productTypeId' }),
@@ -55,7 +58,7 @@ export const ProductTypeBody = Type.Object(
     display_name: TextInput('snake_case alias of displayName'),
     description: TextInput('when sent without the wrapper'),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, examples: [{ productType: { productTypeId: 'shirt', displayName: 'Shirts' } }] },
 );
 
 const TypeEnum = (description: string) => ProtoEnum(SPEC_TYPES, description);
@@ -108,7 +111,7 @@ export const AttributeSpecBody = Type.Object(
     attributeSpec: Type.Optional(AttributeSpecInput),
     attribute_spec: Type.Optional(AttributeSpecInput),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, examples: [{ attributeSpec: { attributeSpecId: 'color', displayName: 'Colour', type: 'TYPE_SELECT', validValues: ['red', 'blue'] } }] },
 );
 
 export const AttributeSpecV2 = Type.Object(

@@ -2,6 +2,7 @@ import type { Updateable } from 'kysely';
 import type { ProductsTable } from '../../../db/schema.js';
 import type { Db } from '../../../db/tx.js';
 import type { ProductColumn } from '../../catalog/product-fields.js';
+import { rebuildProductSearch, writeProductSearch } from '../../catalog/product-search.js';
 import { findProductsBySkus, newProductRow } from '../../catalog/products.js';
 import { clip, lineError } from './cells.js';
 import type { ProductPlan, ProductRow } from './product-plan.js';
@@ -133,12 +134,16 @@ async function writeChanges(db: Db, ctx: ImportContext, products: Map<string, Wo
   const created = [...products.entries()].filter(([, p]) => p.id === null);
   await insertProducts(db, ctx.accountId, created, now);
 
+  const retitled: number[] = [];
   for (const product of products.values()) {
     if (product.id === null || product.inserted || (product.changed.size === 0 && product.changedAttributes.size === 0)) continue;
     const set: Updateable<ProductsTable> = { updated_at: now };
     for (const column of product.changed) assignColumn(set, column, product.values.get(column) ?? null);
     await db.updateTable('products').set(set).where('account_id', '=', ctx.accountId).where('id', '=', product.id).execute();
+    if (product.changed.has('title') || product.changed.has('brand')) retitled.push(product.id);
   }
+  // The catalog search's words of a product whose title or brand changed (product-search.ts).
+  await rebuildProductSearch(db, ctx.accountId, retitled);
 
   const upserts: { account_id: number; product_id: number; attribute_id: string; value: string; updated_at: string }[] = [];
   const deletes = new Map<string, number[]>();
@@ -183,6 +188,14 @@ async function insertProducts(db: Db, accountId: number, created: [string, Worki
       .returning(['id', 'sku'])
       .execute();
     const ids = new Map(inserted.map((r) => [r.sku, r.id]));
+    // The catalog search's words of the new products, as inserted (product-search.ts); a raced SKU's product
+    // has its own, rewritten by the update pass when its title or brand changes.
+    const rowOf = new Map(rows.map((r) => [r.sku, r]));
+    await writeProductSearch(
+      db,
+      accountId,
+      inserted.map((r) => ({ id: Number(r.id), sku: r.sku, title: rowOf.get(r.sku)?.title ?? null, brand: rowOf.get(r.sku)?.brand ?? null })),
+    );
     const raced = slice.filter(([sku]) => !ids.has(sku)).map(([sku]) => sku);
     for (const r of await findProductsBySkus(db, accountId, raced, true)) ids.set(r.sku, r.id);
     for (const [sku, p] of slice) {

@@ -45,6 +45,7 @@ export function registerAdminCustomStoreRoutes(app: App, deps: Deps): void {
       schema: {
         tags: TAGS,
         summary: "List an account's custom stores",
+        description: 'Every custom store of the account (its own order channels, such as "Manual orders"), the default one marked; the ids are the `integrationId` of order imports and `GET /v1/customStores`.',
         params: AccountParams,
         response: adminResponses({ 200: CustomStoreList }, [400, 401, 404]),
       },

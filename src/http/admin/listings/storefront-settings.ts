@@ -17,6 +17,7 @@ export function registerAdminStorefrontSettings(app: App, deps: Deps) {
       schema: {
         tags: TAGS,
         summary: "Read a storefront's integration-level settings",
+        description: 'The settings of one storefront (a sales-channel installation of the account) as the last PUT left them, or the defaults.',
         params: StorefrontParams,
         response: adminResponses({ 200: Out }, [400, 401, 404]),
       },

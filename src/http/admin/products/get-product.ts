@@ -21,7 +21,8 @@ const Product = Type.Object(
     ...fieldSchemas,
     attributes: Type.Record(Type.String(), Type.String(), { description: "the seller's attributes {<id>: <value>}" }),
   },
-  { examples: [{ sku: 'MUG-01', active: true, title: 'Blue mug', price: '12.5', upc: '012345678905', attributes: { color: 'blue' } }] },
+  // Every field is in the answer (null when empty), so the example has them all.
+  { examples: [{ ...Object.fromEntries(Object.keys(fieldSchemas).map((name) => [name, null])), sku: 'MUG-01', active: true, title: 'Blue mug', price: '12.5', upc: '012345678905', attributes: { color: 'blue' } }] },
 );
 
 export function registerAdminGetProduct(app: App, deps: Deps) {

@@ -47,7 +47,7 @@ export function registerAdminLowStockThreshold(app: App, deps: Deps) {
         summary: "Set a product's low-stock alert (seller)",
         description: RULES,
         params: Params,
-        body: Type.Object({ lowStockThreshold: Threshold }, { additionalProperties: false }),
+        body: Type.Object({ lowStockThreshold: Threshold }, { additionalProperties: false, examples: [{ lowStockThreshold: 5 }] }),
         response: adminResponses({ 200: LowStockThreshold }, [400, 401, 404]),
       },
     },

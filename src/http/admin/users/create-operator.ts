@@ -18,6 +18,7 @@ export function registerCreateOperator(app: App, deps: Deps) {
       schema: {
         tags: TAGS,
         summary: 'Create an operator user (signs in to the operator pages of /console)',
+        description: 'An operator signs in to the operator pages of the console with this email and password (at least 10 characters). An email already in use, in any case, is a 409.',
         body: Body,
         response: adminResponses({ 201: Type.Object({ operatorId: Type.Integer(), email: Type.String() }) }, [400, 401, 409], 'a console user with this email already exists'),
       },

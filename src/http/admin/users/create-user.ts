@@ -18,6 +18,7 @@ export function registerCreateUser(app: App, deps: Deps) {
       schema: {
         tags: TAGS,
         summary: 'Create a seller user of an account (signs in to /console)',
+        description: 'The user signs in to the seller pages of the console for this account only, as OWNER (may invite users) or STAFF. An email already in use, in any case, is a 409; an unknown account a 404.',
         params: AccountParams,
         body: Body,
         response: adminResponses({ 201: SellerUser }, [400, 401, 404, 409], 'a console user with this email already exists'),
@@ -35,6 +36,7 @@ export function registerCreateUser(app: App, deps: Deps) {
       schema: {
         tags: TAGS,
         summary: "List an account's seller users",
+        description: 'The account\'s seller users, oldest first, with their role and whether they are disabled; never a password or a session.',
         params: AccountParams,
         response: adminResponses({ 200: Type.Object({ results: Type.Array(SellerUser) }) }, [400, 401, 404]),
       },

@@ -13,6 +13,7 @@ import { JOB_RETENTION_SWEEP } from '../../../jobs/handlers/job-retention-sweep.
 import { REPORT_RETENTION_SWEEP } from '../../../jobs/handlers/report-retention-sweep.js';
 import { defaultJobRegistry } from '../../../jobs/registry.js';
 import type { JobStatus } from '../../../jobs/types.js';
+import type { RefusalSentences } from '../refusal-words.js';
 
 /** The operator pages' words for the service's states and kinds (the API's enum names stay in the API). */
 
@@ -47,6 +48,17 @@ export const APP_KIND_WORDS: Record<AppKind, string> = {
 };
 
 export const ROLE_WORDS: Record<SellerRole, string> = { OWNER: 'Owner', STAFF: 'Staff' };
+
+/** Console users' refusals, said alike on the seller's Users page and the operator's. */
+export const USER_REFUSALS: RefusalSentences<'user'> = {
+  'user.email_taken': ({ email }) => `${email} already has a console user (emails are unique across all accounts). Invite another address, or ask that person to sign in.`,
+};
+
+/** The operator pages' refusals in words. */
+export const JOB_REFUSALS: RefusalSentences<'job'> = {
+  'job.not_dead': ({ status }) =>
+    `This job is ${(JOB_STATUS_WORDS[status as JobStatus] ?? status).toLowerCase()}, so there is nothing to retry: only a job that gave up can be run again.`,
+};
 
 const JOB_TYPE_WORDS: Record<string, string> = {
   [DELIVER_CALLBACK]: 'Callback delivery',

@@ -2,12 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../deps.js';
 import { withTx } from '../../../db/tx.js';
 import { createInvitation, disableStaffUser, INVITATION_TTL_MS, requireOwner } from '../../../domain/users/invitations.js';
-import { SELLER_ROLES, listSellerUsers } from '../../../domain/users/users.js';
+import { SELLER_ROLES, listSellerUsers, type SellerRole } from '../../../domain/users/users.js';
 import { Badge, Field, PostForm, Select, Table, actionOrBack, field, formAction, formatTs } from '../components.js';
 import { Layout } from '../layout.js';
 import { idParam } from '../params.js';
 import { pageContext, sendHtml } from '../render.js';
 import { sellerOf } from '../session.js';
+import { ROLE_WORDS } from '../operator/words.js';
 
 const ACTIVE = '/console/users';
 
@@ -36,7 +37,7 @@ export function registerSellerUsers(scope: FastifyInstance, deps: Deps): void {
           {users.map((u) => (
             <tr>
               <td safe>{u.email}</td>
-              <td>{u.role}</td>
+              <td safe>{ROLE_WORDS[u.role] ?? u.role}</td>
               <td>{u.disabled ? <Badge tone="bad" text="disabled" /> : <Badge tone="ok" text="active" />}</td>
               <td safe>{formatTs(u.createdAt, user.settings)}</td>
               <td>
@@ -59,7 +60,7 @@ export function registerSellerUsers(scope: FastifyInstance, deps: Deps): void {
             <p class="muted">{`You get a link to pass on; it works once, for ${INVITATION_TTL_MS / 86_400_000} days.`}</p>
             <PostForm action={`${ACTIVE}/invite`} csrfToken={ctx.csrfToken} class="stack">
               <Field label="Email" name="email" type="email" required />
-              <Select label="Role" name="role" options={SELLER_ROLES} value="STAFF" />
+              <Select label="Role" name="role" options={SELLER_ROLES.map((r): [string, string] => [r, ROLE_WORDS[r]])} value="STAFF" />
               <button type="submit">Create invitation</button>
             </PostForm>
           </>
@@ -84,7 +85,7 @@ export function registerSellerUsers(scope: FastifyInstance, deps: Deps): void {
       reply,
       <Layout ctx={ctx} title="Invitation created">
         <h1>Invitation created</h1>
-        <p safe>{`Send this link to ${invitation.email} (${invitation.role}). It is shown only now, works once, and expires ${formatTs(invitation.expiresAt, user.settings)}.`}</p>
+        <p safe>{`Send this link to ${invitation.email} (${(ROLE_WORDS[invitation.role as SellerRole] ?? invitation.role).toLowerCase()}). It is shown only now, works once, and expires ${formatTs(invitation.expiresAt, user.settings)}.`}</p>
         <p>
           <code class="secret invite-link" safe>
             {link}

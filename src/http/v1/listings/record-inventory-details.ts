@@ -11,7 +11,7 @@ const Params = Type.Object({ submissionID: Type.String({ description: 'the submi
 const Body = Type.Object({
   inventoryLevelSent: Type.Integer({ minimum: 0, description: 'units sent to the channel' }),
   successful: Type.Boolean({ description: 'whether the channel accepted the level' }),
-});
+}, { examples: [{ inventoryLevelSent: 12, successful: true }] });
 
 export function registerV1RecordInventoryDetails(app: App, deps: Deps) {
   app.post(

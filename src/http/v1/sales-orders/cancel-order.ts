@@ -26,7 +26,7 @@ const CancelOrderBody = Type.Object({
       { minItems: 1, maxItems: MAX_CANCEL_LINES, description: 'omit to cancel every unit not shipped' },
     ),
   ),
-});
+}, { examples: [{ cancellationReason: 'Customer changed their mind', lineItems: [{ lineItemId: '311', quantity: 1 }] }] });
 type CancelOrderBody = Static<typeof CancelOrderBody>;
 
 export function registerCancelOrder(app: App, deps: Deps) {

@@ -45,7 +45,7 @@ const PackageInput = Type.Object({
   ),
 });
 
-const ShipmentsBody = Type.Object({ packages: Type.Array(PackageInput, { minItems: 1, maxItems: 50 }) });
+const ShipmentsBody = Type.Object({ packages: Type.Array(PackageInput, { minItems: 1, maxItems: 50 }) }, { examples: [{ packages: [{ orderNumber: 1042, fulfillmentPackageId: 'PKG-7781', warehouseId: 1, carrier: 'UPS', tracking: '1Z999AA10123456784', service_level: 'Ground', shippedTs: '2026-11-21T15:00:00Z', products: [{ lineItemId: '311', quantity: 2 }] }] }] });
 
 export function registerCreateShipments(app: App, deps: Deps) {
   app.post(

@@ -16,7 +16,7 @@ const TokenRequest = Type.Object(
     client_id: Type.Optional(Type.String({ description: 'when not using HTTP Basic' })),
     client_secret: Type.Optional(Type.String({ description: 'when not using HTTP Basic' })),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, examples: [{ grant_type: 'authorization_code', code: 'ac_5b1f…', redirect_uri: 'https://partner.example/oauth/callback' }] },
 );
 
 const TokenResponse = Type.Object(

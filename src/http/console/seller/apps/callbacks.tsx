@@ -9,6 +9,7 @@ import { Layout } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
 import { decodeIdCursor, encodeIdCursor, queryText } from '../params.js';
+import { CALLBACK_KIND_WORDS, DELIVERY_STATE_WORDS } from '../../operator/words.js';
 
 const BASE = '/console/apps/callbacks';
 const PAGE_SIZE = 50;
@@ -38,8 +39,8 @@ export function registerSellerCallbacks(scope: FastifyInstance, deps: Deps): voi
         </p>
         <h1>Callbacks to your partners</h1>
         <form method="get" action={BASE} class="inline">
-          <Select label="State" name="state" options={[['', 'any'], ...DELIVERY_STATES]} value={state ?? ''} />
-          <Select label="Kind" name="kind" options={[['', 'any'], ...CALLBACK_KINDS]} value={kind ?? ''} />
+          <Select label="State" name="state" options={[['', 'Any'], ...DELIVERY_STATES.map((s): [string, string] => [s, DELIVERY_STATE_WORDS[s]])]} value={state ?? ''} />
+          <Select label="Kind" name="kind" options={[['', 'Any'], ...CALLBACK_KINDS.map((k): [string, string] => [k, CALLBACK_KIND_WORDS[k]])]} value={kind ?? ''} />
           <button type="submit" class="secondary">
             Filter
           </button>
@@ -51,9 +52,9 @@ export function registerSellerCallbacks(scope: FastifyInstance, deps: Deps): voi
             {page.deliveries.map((d) => (
               <tr>
                 <td safe>{names.get(d.appId) ?? `app ${d.appId}`}</td>
-                <td>{d.kind}</td>
+                <td safe>{CALLBACK_KIND_WORDS[d.kind] ?? d.kind}</td>
                 <td>
-                  <Badge tone={stateTone(d.state)} text={d.state} />
+                  <Badge tone={stateTone(d.state)} text={DELIVERY_STATE_WORDS[d.state] ?? d.state} />
                 </td>
                 <td class="num" safe>{String(d.attempts)}</td>
                 <td safe>{d.lastStatus === null ? '–' : String(d.lastStatus)}</td>
@@ -85,8 +86,8 @@ export function registerSellerCallbacks(scope: FastifyInstance, deps: Deps): voi
     const { deliveryId } = request.params;
     // Another account's delivery is not found, like a missing one.
     const delivery = await getDelivery(deps.db.db, deliveryId).catch(() => null);
-    if (!delivery || delivery.accountId !== user.accountId) throw notFound(`delivery ${deliveryId} not found`);
-    return formAction(deps, request, reply, `${BASE}?state=PENDING`, `Callback ${deliveryId} queued again (same delivery id).`, async () => {
+    if (!delivery || delivery.accountId !== user.accountId) throw notFound('That callback is not one of yours. Open Callbacks again to see them.');
+    return formAction(deps, request, reply, `${BASE}?state=PENDING`, 'Callback queued again: it is sent once more, with the same delivery id, so the partner can tell it is the same one.', async () => {
       await withTx(deps.db.db, (tx) => replayDelivery(tx, deliveryId, deps.clock.now()));
     });
   });

@@ -31,7 +31,7 @@ function WarehouseMappings({ warehouses, shippers }: { warehouses: WarehouseRow[
         <div class="mapping">
           <label>
             <input type="checkbox" name="warehouse" value={String(w.id)} />
-            <span safe>{`${w.name}${w.channelFulfilled ? ' (channel-fulfilled)' : ''}${w.controlledBy !== null ? ` — stock controlled by installation ${w.controlledBy}` : ''}${shippers.has(w.id) ? ` — ships with ${shippers.get(w.id)!.appName}` : ''}`}</span>
+            <span safe>{`${w.name}${w.channelFulfilled ? ' (channel-fulfilled)' : ''}${w.controlledBy !== null ? ' — stock kept by another app' : ''}${shippers.has(w.id) ? ` — ships with ${shippers.get(w.id)!.appName}` : ''}`}</span>
           </label>
           <Field label={`Partner's id for ${w.name}`} name={uniqueIdField(w.id)} />
         </div>

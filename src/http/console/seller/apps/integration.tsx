@@ -210,8 +210,8 @@ export function registerIntegrationPages(scope: FastifyInstance, deps: Deps): vo
     return formAction(deps, request, reply, t.back, '', async () => {
       const warehouseId = Number(field(request.body, 'warehouseId'));
       const warehouseUniqueId = field(request.body, 'warehouseUniqueId').trim();
-      if (!Number.isSafeInteger(warehouseId) || warehouseId < 1) throw invalidArgument('choose a warehouse');
-      if (warehouseUniqueId === '') throw invalidArgument("give the partner's id for the warehouse");
+      if (!Number.isSafeInteger(warehouseId) || warehouseId < 1) throw invalidArgument('Choose a warehouse from the list.');
+      if (warehouseUniqueId === '') throw invalidArgument("Give the id the app knows this warehouse by (the partner's id for it).");
       const mapped = await inSellerWords(() =>
         withTx(deps.db.db, (tx) => mapWarehouse(tx, t.user.accountId, t.integration.installationId, { warehouseId, warehouseUniqueId }, deps.clock.now(), warehouseWorkPort)),
       );
@@ -225,7 +225,7 @@ export function registerIntegrationPages(scope: FastifyInstance, deps: Deps): vo
     if (!t) return reply;
     const warehouseId = idParam(request.params, 'warehouseId');
     return formAction(deps, request, reply, t.back, '', async () => {
-      if (field(request.body, 'confirm') !== 'yes') throw invalidArgument('tick the box to confirm');
+      if (field(request.body, 'confirm') !== 'yes') throw invalidArgument('Tick the box to confirm, then press the button again.');
       const result = await withTx(deps.db.db, (tx) => unmapWarehouse(tx, t.user.accountId, t.integration.installationId, warehouseId, deps.clock.now(), warehouseWorkPort));
       const warehouse = (await listAccountWarehouses(deps.db.db, t.user.accountId)).find((w) => w.id === warehouseId)?.name ?? `warehouse ${warehouseId}`;
       const ships = kindFulfilsOrders(t.integration.kind);
@@ -237,7 +237,7 @@ export function registerIntegrationPages(scope: FastifyInstance, deps: Deps): vo
     const t = await target(request, reply);
     if (!t) return reply;
     return formAction(deps, request, reply, t.back, '', async () => {
-      if (field(request.body, 'confirm') !== 'yes') throw invalidArgument(`tick “Yes, uninstall ${t.appName}” to confirm`);
+      if (field(request.body, 'confirm') !== 'yes') throw invalidArgument(`Tick “Yes, uninstall ${t.appName}” to confirm.`);
       const result = await withTx(deps.db.db, (tx) => uninstallApp(tx, t.user.accountId, t.integration.installationId, deps.clock.now(), warehouseWorkPort));
       request.log.info({ installationId: t.integration.installationId }, 'console: app uninstalled');
       const ships = kindFulfilsOrders(t.integration.kind);

@@ -8,6 +8,7 @@ import { checkStorefrontStatus, disconnectStorefront, requestIngestion } from '.
 import { invalidArgument, isAppError, notFound } from '../../../../domain/errors.js';
 import { Badge, PostForm, Table, field, formAction, formatTs, type DisplaySettings, type Tone } from '../../components.js';
 import { Layout, type PageContext } from '../../layout.js';
+import { refusalText } from '../../refusal-words.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { flash, sellerOf } from '../../session.js';
 import { idParam } from '../params.js';
@@ -152,7 +153,7 @@ export function registerStorefrontPages(scope: FastifyInstance, deps: Deps): voi
     } catch (error) {
       // The partner's failure (502) is news for the seller, not an error page: the stored checks stay shown.
       if (!isAppError(error) || (error.status >= 500 && error.code !== 'BAD_GATEWAY')) throw error;
-      flash(deps, request, reply, 'bad', error.message);
+      flash(deps, request, reply, 'bad', refusalText(error));
     }
     return reply.redirect(t.back, 303);
   });

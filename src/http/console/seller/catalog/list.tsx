@@ -70,7 +70,7 @@ export function registerCatalogList(scope: FastifyInstance, deps: Deps): void {
           <p class="empty">
             {q !== '' ? (
               <>
-                <span safe>{`No product has "${q}" in its SKU, title or brand.`}</span> <a href="/console/catalog">Show all products</a>
+                <span safe>{`No product matches "${q}": each word you type must start a word of a SKU, title or brand.`}</span> <a href="/console/catalog">Show all products</a>
               </>
             ) : position ? (
               <>

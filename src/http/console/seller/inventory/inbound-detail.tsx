@@ -16,6 +16,7 @@ import { sellerOf } from '../../session.js';
 import { consolePrincipal } from '../principal.js';
 import { STATUS_TONE } from './inbound-list.js';
 import { InventoryTabs } from './nav.js';
+import { inboundStatusText } from './inbound-words.js';
 
 /** The shipment id of the URL; anything but digits names no shipment (findVisibleShipment answers 404). */
 function shipmentId(request: FastifyRequest): number {
@@ -42,7 +43,7 @@ export function registerInboundDetailPages(scope: FastifyInstance, deps: Deps): 
         <dl class="facts">
           <dt>Status</dt>
           <dd>
-            <Badge tone={STATUS_TONE[r.status] ?? 'none'} text={r.status} />
+            <Badge tone={STATUS_TONE[r.status] ?? 'none'} text={inboundStatusText(r.status)} />
           </dd>
           <dt>Purchase order</dt>
           <dd safe>{r.purchase_order_number}</dd>
@@ -162,10 +163,10 @@ export function registerInboundDetailPages(scope: FastifyInstance, deps: Deps): 
         const quantity = formInt(quantities[i] ?? '');
         return quantity === undefined || quantity === 0 ? [] : [{ sku, quantity }];
       });
-      if (products.length === 0) throw invalidArgument('enter the units that arrived on at least one line');
+      if (products.length === 0) throw invalidArgument('Enter the units that arrived on at least one line.');
       const input = checkForm(ReceiveBody, { products });
       const row = await withTx(deps.db.db, (tx) => receiveShipment(tx, consolePrincipal(user), id, input, deps.clock.now()));
-      return `Units received. The shipment is now ${row.status}.`;
+      return `Units received. The shipment is now ${inboundStatusText(row.status).toLowerCase()}.`;
     });
   });
 }

@@ -17,6 +17,7 @@ import { sellerOf } from '../../session.js';
 import { createAction } from '../form-redirect.js';
 import { consolePrincipal } from '../principal.js';
 import { InventoryTabs, PAGE_SIZE, queryText } from './nav.js';
+import { INBOUND_STATUS_WORDS, inboundStatusText } from './inbound-words.js';
 
 export const STATUS_TONE: Record<string, Tone> = { PENDING: 'none', SHIPPED: 'warn', PARTIALLY_RECEIVED: 'warn', RECEIVED: 'ok', CANCELLED: 'bad' };
 
@@ -62,7 +63,7 @@ export function registerInboundListPages(scope: FastifyInstance, deps: Deps): vo
         <h1>Inbound shipments</h1>
         <InventoryTabs current="/console/inventory/inbound" />
         <form method="get" action="/console/inventory/inbound" class="inline">
-          <Select label="Status" name="status" value={status} options={[['', 'Any'], ...INBOUND_STATUSES.map((s) => [s, s] as [string, string])]} />
+          <Select label="Status" name="status" value={status} options={[['', 'Any'], ...INBOUND_STATUSES.map((s) => [s, INBOUND_STATUS_WORDS[s]] as [string, string])]} />
           <button type="submit">Filter</button>
         </form>
         <Table caption="Inbound shipments, least recently updated first" head={['Shipment', 'PO number', 'Vendor', 'Warehouse', 'Status', 'Units (received / sent)', 'Updated']}>
@@ -75,7 +76,7 @@ export function registerInboundListPages(scope: FastifyInstance, deps: Deps): vo
               <td safe>{r.vendor.name}</td>
               <td safe>{r.warehouse.name}</td>
               <td>
-                <Badge tone={STATUS_TONE[r.status] ?? 'none'} text={r.status} />
+                <Badge tone={STATUS_TONE[r.status] ?? 'none'} text={inboundStatusText(r.status)} />
               </td>
               <td class="num" safe>{`${r.inbound_shipment_products.reduce((n, l) => n + l.received_quantity, 0)} / ${r.inbound_shipment_products.reduce((n, l) => n + l.quantity, 0)}`}</td>
               <td safe>{formatTs(r.updated_at, user.settings)}</td>
@@ -99,7 +100,7 @@ export function registerInboundListPages(scope: FastifyInstance, deps: Deps): vo
           </datalist>
           <Select label="Destination warehouse" name="destination_warehouse_id" options={warehouses.map((w) => [String(w.id), w.name] as [string, string])} />
           <Field label="Purchase order number" name="purchase_order_number" required />
-          <Select label="Status" name="status" options={['PENDING', 'SHIPPED']} />
+          <Select label="Status" name="status" options={[['PENDING', INBOUND_STATUS_WORDS.PENDING], ['SHIPPED', INBOUND_STATUS_WORDS.SHIPPED]]} />
           <label>
             <span>Products</span>
             <span class="hint">one per line: SKU, quantity, unit cost (optional)</span>

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../../deps.js';
 import { withTx } from '../../../../db/tx.js';
-import type { WarehouseRow } from '../../../../domain/accounts/warehouses.js';
 import { canUpdateInventory } from '../../../../domain/accounts/warehouses.js';
 import { failedPrecondition } from '../../../../domain/errors.js';
 import { searchStockBySkuPrefix } from '../../../../domain/inventory/console-stock.js';
@@ -17,6 +16,7 @@ import { sellerOf } from '../../session.js';
 import { consolePrincipal } from '../principal.js';
 import { InventoryTabs, PAGE_SIZE, queryText } from './nav.js';
 import { stockFiguresOf } from './stock-figures.js';
+import { controlledStockNote } from './stock-words.js';
 import { StockTable } from './stock-table.js';
 
 const MODES: [string, string][] = [
@@ -25,9 +25,6 @@ const MODES: [string, string][] = [
   ['onhand_quantity', 'Set on hand'],
 ];
 
-function controlNote(w: WarehouseRow): string {
-  return `${w.name}: read-only here — its stock is controlled by an inventory/3PL integration (installation ${w.controlledBy}); only that integration may change it.`;
-}
 
 /** /console/inventory: stock per SKU and warehouse, searched by SKU prefix; the adjust form (POST /v1/inventory's domain). */
 export function registerStockPages(scope: FastifyInstance, deps: Deps): void {
@@ -78,7 +75,7 @@ export function registerStockPages(scope: FastifyInstance, deps: Deps): void {
         {controlled.length > 0 ? (
           <ul>
             {controlled.map((w) => (
-              <li safe>{controlNote(w)}</li>
+              <li safe>{controlledStockNote(w.name)}</li>
             ))}
           </ul>
         ) : (
@@ -110,7 +107,11 @@ export function registerStockPages(scope: FastifyInstance, deps: Deps): void {
         return `Stock of ${result.SKU} updated.`;
       } catch (error) {
         // What POST /v1/inventory answers as a failed item (success false) is a refusal the seller reads.
-        if (error instanceof InventoryItemRejected) throw failedPrecondition(error.result.errorMessage);
+        if (error instanceof InventoryItemRejected) {
+          const refused = failedPrecondition(error.result.errorMessage);
+          refused.refusal = error.refusal;
+          throw refused;
+        }
         throw error;
       }
     });

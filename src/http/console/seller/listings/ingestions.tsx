@@ -7,6 +7,7 @@ import { Badge, Pager, PostForm, Table, formAction, formatTs, type DisplaySettin
 import { Layout, type PageContext } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
+import { conflictText, ingestionStatusText, planActionText } from './listing-words.js';
 import { decodeIdCursor, encodeIdCursor, idParam, queryText } from '../params.js';
 
 /** Few per page: each session waiting for review shows its plan. */
@@ -30,7 +31,7 @@ function Plan({ plan }: { plan: IngestionPlan }) {
           <tr>
             <td safe>{l.externalId}</td>
             <td>
-              <Badge tone={l.action === 'SKIP' ? 'warn' : 'ok'} text={l.action} />
+              <Badge tone={l.action === 'SKIP' ? 'warn' : 'ok'} text={planActionText(l.action)} />
             </td>
             <td>{l.listingId !== null ? <a href={`/console/listings/${l.listingId}`}>{l.listingId}</a> : <span class="muted">new</span>}</td>
             <td safe>{l.variants.map((v) => `${v.sku}: ${v.action === 'CREATE_PRODUCT' ? 'new product' : 'existing product'}${v.onListing ? ', already listed' : ''}`).join('; ')}</td>
@@ -42,7 +43,7 @@ function Plan({ plan }: { plan: IngestionPlan }) {
         <Table caption="Conflicts" head={['Conflict', 'SKU', 'Channel listing', 'What happens']}>
           {plan.conflicts.slice(0, PLAN_ROWS_SHOWN).map((c) => (
             <tr>
-              <td>{c.type}</td>
+              <td safe>{conflictText(c.type)}</td>
               <td safe>{c.sku ?? ''}</td>
               <td safe>{c.externalId ?? ''}</td>
               <td safe>{c.message}</td>
@@ -67,7 +68,7 @@ function Session({ s, detail, csrfToken, settings }: { s: IngestionSummaryView; 
     <section class="card" aria-labelledby={`ingestion-${s.ingestionId}`}>
       <h2 id={`ingestion-${s.ingestionId}`} safe>{`Ingestion ${s.ingestionId} · storefront ${s.storefrontId}`}</h2>
       <p>
-        <Badge tone={STATUS_TONES[s.status] ?? 'none'} text={s.status} />{' '}
+        <Badge tone={STATUS_TONES[s.status] ?? 'none'} text={ingestionStatusText(s.status)} />{' '}
         <span safe>{`begun ${formatTs(s.begunAt, settings)}, ${s.receivedCount} listing(s) received${s.appliedAt ? `, applied ${formatTs(s.appliedAt, settings)}` : ''}`}</span>
       </p>
       {s.error ? (

@@ -7,15 +7,11 @@ import { Badge, Pager, Select, Table } from '../../components.js';
 import { Layout, type PageContext } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
+import { variantStatusesText } from './listing-words.js';
 import { decodeIdCursor, encodeIdCursor, queryText } from '../params.js';
 
 const PAGE_SIZE = 50;
 
-/** "LIVE ×2, UNSPECIFIED ×1": a listing's variants by channel status. */
-export function statusText(statuses: Record<string, number>): string {
-  const parts = Object.entries(statuses).map(([s, n]) => `${s.replace('STANDARD_STATUS_', '')} ×${n}`);
-  return parts.length === 0 ? '–' : parts.join(', ');
-}
 
 function Row({ l, d }: { l: ListingSummary; d: ListingLineDetails | undefined }) {
   return (
@@ -28,7 +24,7 @@ function Row({ l, d }: { l: ListingSummary; d: ListingLineDetails | undefined })
       <td safe>{d?.title ?? ''}</td>
       <td safe>{l.productTypeId}</td>
       <td class="num" safe>{`${l.variantCount} (${l.liveVariantCount} live)`}</td>
-      <td safe>{statusText(d?.statuses ?? {})}</td>
+      <td safe>{variantStatusesText(d?.statuses ?? {})}</td>
       <td>{d && d.errorCount > 0 ? <Badge tone="bad" text={`${d.errorCount} error(s)`} /> : <span class="muted">none</span>}</td>
       <td>{l.productDataEnabled ? <Badge tone="ok" text="enabled" /> : <Badge text="disabled" />}</td>
     </tr>

@@ -68,7 +68,7 @@ export function ListingEditForm({ listing, csrfToken }: { listing: ListingView; 
 export function patchBodyOf(form: unknown): Record<string, unknown> {
   const ids = fields(form, 'attrId');
   const values = fields(form, 'attrValue');
-  if (ids.length !== values.length) throw invalidArgument('the form is incomplete; reload the page and try again');
+  if (ids.length !== values.length) throw invalidArgument('The form is incomplete. Reload the page and try again.');
   const attributes: { id: string; textValue: string }[] = [];
   const removeAttributeIds: string[] = [];
   ids.forEach((id, i) => {
@@ -79,7 +79,7 @@ export function patchBodyOf(form: unknown): Record<string, unknown> {
   const newId = field(form, 'newAttrId').trim();
   const newValue = field(form, 'newAttrValue');
   if (newId !== '' || newValue.trim() !== '') {
-    if (newId === '' || newValue.trim() === '') throw invalidArgument('a new attribute needs both an id and a value');
+    if (newId === '' || newValue.trim() === '') throw invalidArgument('A new attribute needs both an id and a value. Fill in both, or leave both empty.');
     attributes.push({ id: newId, textValue: newValue });
   }
   const pdOn = new Set(fields(form, 'variantProductData'));

@@ -2,6 +2,7 @@ import type { VariantErrorReport } from '../../../../domain/listings/channel-err
 import type { AttributeValue, AttributeValueKinds, ListingView, VariantView } from '../../../../domain/listings/model.js';
 import type { SubmissionView } from '../../../../domain/listings/submissions.js';
 import { Badge, Table, formatMoney, formatTs, type DisplaySettings } from '../../components.js';
+import { variantStatusText } from './listing-words.js';
 
 /** Read-only parts of the listing page: attributes, variants, channel status and errors, submissions. */
 
@@ -85,7 +86,7 @@ export function ChannelReport({ variants, settings }: { variants: VariantErrorRe
         {variants.map((v) => (
           <tr>
             <td safe>{v.sku}</td>
-            <td safe>{v.status.replace('STANDARD_STATUS_', '')}</td>
+            <td safe>{variantStatusText(v.status)}</td>
             <td safe>{v.channelStatus}</td>
             <td>{v.buyable ? 'yes' : 'no'}</td>
             {/* Shown as text, not a link: the URL comes from the channel. */}

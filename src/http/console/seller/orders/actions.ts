@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../../deps.js';
 import { withTx, type Tx } from '../../../../db/tx.js';
 import { sellerPrincipalFor } from '../../../../domain/accounts/principal.js';
-import { invalidField } from '../../../../domain/errors.js';
+import { invalidArgument, invalidField } from '../../../../domain/errors.js';
 import { fulfillmentPort } from '../../../../domain/fulfillment/port.js';
 import { resolveSellerAlert } from '../../../../domain/fulfillment/seller-alerts.js';
 import { cancelOrderUnits } from '../../../../domain/orders/cancel.js';
@@ -23,10 +23,18 @@ import { sellerOf } from '../../session.js';
 type Params = { orderNumber: string };
 type Action = (tx: Tx, accountId: number, orderNumber: string, body: unknown, now: Date) => Promise<unknown>;
 
-function positiveInt(name: string, raw: string): number {
+/** A form's whole number of at least 1; `what` names it as the form does ("Units to cancel"). */
+function positiveInt(what: string, raw: string): number {
   const value = /^\d{1,9}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  if (!Number.isInteger(value) || value < 1) throw invalidField(name, 'must be a whole number of at least 1');
+  if (!Number.isInteger(value) || value < 1) throw invalidArgument(`${what}: type a whole number, 1 or more.`);
   return value;
+}
+
+/** The reason box, required by cancel and resolve as by their /admin routes. */
+function reasonOf(body: unknown, name: string): string {
+  const reason = field(body, name).trim();
+  if (reason === '') throw invalidField(name, 'must not be empty').because('order.reason_missing', {});
+  return reason;
 }
 
 function onOrder(change: (tx: Tx, accountId: number, orderId: number, body: unknown, now: Date) => Promise<unknown>): Action {
@@ -36,10 +44,9 @@ function onOrder(change: (tx: Tx, accountId: number, orderId: number, body: unkn
 const cancel = onOrder((tx, accountId, orderId, body, now) => {
   const lines = Object.entries(body && typeof body === 'object' ? (body as Record<string, unknown>) : {})
     .filter(([k, v]) => /^qty_\d{1,15}$/.test(k) && typeof v === 'string' && v.trim() !== '' && v.trim() !== '0')
-    .map(([k, v]) => ({ lineId: Number(k.slice(4)), quantity: positiveInt(`line ${k.slice(4)}`, v as string) }));
-  if (lines.length === 0) throw invalidField('units', 'give the units to cancel on at least one line');
-  const reason = field(body, 'reason').trim();
-  if (reason === '') throw invalidField('reason', 'must not be empty');
+    .map(([k, v]) => ({ lineId: Number(k.slice(4)), quantity: positiveInt('Units to cancel', v as string) }));
+  if (lines.length === 0) throw invalidArgument('Type how many units to cancel on at least one line.');
+  const reason = reasonOf(body, 'reason');
   return cancelOrderUnits(tx, {
     accountId,
     orderId,
@@ -59,10 +66,10 @@ const reroute = onOrder((tx, accountId, orderId, body, now) => {
     accountId,
     orderId,
     {
-      lineId: positiveInt('line', line ?? ''),
-      fromWarehouseId: positiveInt('from warehouse', from ?? ''),
-      toWarehouseId: positiveInt('to warehouse', field(body, 'toWarehouseId')),
-      quantity: positiveInt('units', field(body, 'quantity')),
+      lineId: positiveInt('Units to move', line ?? ''),
+      fromWarehouseId: positiveInt('Units to move', from ?? ''),
+      toWarehouseId: positiveInt('Move to', field(body, 'toWarehouseId')),
+      quantity: positiveInt('Units', field(body, 'quantity')),
     },
     now,
     fulfillmentPort,
@@ -78,7 +85,7 @@ const recordReturn = onOrder((tx, accountId, orderId, body, now) => {
     orderId,
     {
       channelReturnId: channelReturnId === '' ? undefined : channelReturnId,
-      items: [{ lineId: positiveInt('line', field(body, 'lineItemId')), quantity: positiveInt('units', field(body, 'quantity')), refundAmount: refundAmount === '' ? undefined : refundAmount }],
+      items: [{ lineId: positiveInt('Line', field(body, 'lineItemId')), quantity: positiveInt('Units', field(body, 'quantity')), refundAmount: refundAmount === '' ? undefined : refundAmount }],
     },
     now,
   );
@@ -86,7 +93,7 @@ const recordReturn = onOrder((tx, accountId, orderId, body, now) => {
 
 const refund = onOrder((tx, accountId, orderId, body, now) => {
   const line = field(body, 'lineItemId');
-  return recordRefund(tx, accountId, orderId, { amount: field(body, 'amount').trim(), reason: field(body, 'reason'), lineId: line === '' ? undefined : positiveInt('line', line) }, now);
+  return recordRefund(tx, accountId, orderId, { amount: field(body, 'amount').trim(), reason: field(body, 'reason'), lineId: line === '' ? undefined : positiveInt('Line', line) }, now);
 });
 
 const markPaid: Action = (tx, accountId, orderNumber, _body, now) => markOrderPaid(tx, sellerPrincipalFor(accountId), orderNumber, now);
@@ -114,9 +121,8 @@ export function registerSellerOrderActions(scope: FastifyInstance, deps: Deps): 
     if (!user) return reply;
     const back = `/console/orders/${encodeURIComponent(request.params.orderNumber)}`;
     return formAction(deps, request, reply, back, 'Alert resolved.', async () => {
-      const alertId = positiveInt('alert', request.params.alertId);
-      const resolution = field(request.body, 'resolution').trim();
-      if (resolution === '') throw invalidField('resolution', 'must not be empty');
+      const alertId = positiveInt('Alert', request.params.alertId);
+      const resolution = reasonOf(request.body, 'resolution');
       const { alreadyResolved } = await withTx(deps.db.db, (tx) => resolveSellerAlert(tx, user.accountId, alertId, resolution, deps.clock.now()));
       return alreadyResolved ? 'That alert was already resolved.' : undefined;
     });

@@ -121,7 +121,8 @@ export function registerSellerOrderDetail(scope: FastifyInstance, deps: Deps): v
             <Badge tone={statusTone(order.status)} text={orderStatusText(order.status)} />
           </dd>
           <dt>Channel</dt>
-          <dd safe>{order.channelLabel ? `${order.channel} · ${order.channelLabel}` : order.channel}</dd>
+          {/* A custom store's orders carry its name as both channel and label: say it once. */}
+          <dd safe>{order.channelLabel && order.channelLabel !== order.channel ? `${order.channel} · ${order.channelLabel}` : order.channel}</dd>
           <dt>Channel order id</dt>
           <dd safe>{order.channelOrderId}</dd>
           <dt>Ordered</dt>

@@ -4,6 +4,7 @@ import { ATTENTION_KINDS, type AttentionKind } from '../../../../domain/fulfillm
 import { ORDER_STATUSES, type OrderStatus } from '../../../../domain/orders/model.js';
 import { ORDER_TABS, TAB_STATUSES, type OrderTab } from '../../../../domain/orders/seller-list-sources.js';
 import { SELLER_ORDER_SORTS, type SellerOrderPosition, type SellerOrderSort } from '../../../../domain/orders/seller-list.js';
+import { startOfDayIn } from '../../../../lib/zoned-day.js';
 import { decodeV2Cursor, encodeCursor } from '../../../pagination.js';
 import { queryText } from '../params.js';
 
@@ -34,11 +35,14 @@ export interface OrderListQuery {
   needs: NeedsKind | null;
 }
 
-function dateBound(label: string, value: string, addDays: number): string | null {
+/** A typed day as the instant it starts in the account's time zone (`addDays` 1: the instant it ends). */
+function dateBound(label: string, value: string, addDays: number, timeZone: string): string | null {
   if (value === '') return null;
-  const at = DATE.test(value) ? new Date(`${value}T00:00:00.000Z`) : new Date(NaN);
-  if (Number.isNaN(at.getTime())) throw invalidArgument(`The "${label}" date is not a date. Pick one in the calendar, or type it like 2026-11-23.`);
-  return new Date(at.getTime() + addDays * 86_400_000).toISOString();
+  const asUtc = DATE.test(value) ? new Date(`${value}T00:00:00.000Z`) : new Date(NaN);
+  // A day that does not exist (2026-02-30) is refused, not rolled over into the next month.
+  const valid = !Number.isNaN(asUtc.getTime()) && asUtc.toISOString().startsWith(value);
+  if (!valid) throw invalidArgument(`The "${label}" date is not a date. Pick one in the calendar, or type it like 2026-11-23.`);
+  return startOfDayIn(value, timeZone, addDays).toISOString();
 }
 
 export function readOrderListQuery(query: unknown): OrderListQuery {
@@ -64,8 +68,9 @@ export function statusesOf(query: OrderListQuery): readonly OrderStatus[] | null
   return tabStatuses === null || tabStatuses.includes(one) ? [one] : [];
 }
 
-export function orderDates(query: OrderListQuery): { orderedFrom: string | null; orderedBefore: string | null } {
-  return { orderedFrom: dateBound('Ordered from', query.from, 0), orderedBefore: dateBound('Ordered to', query.to, 1) };
+/** The order-date filter's bounds: days as the seller reads them, in the account's time zone. */
+export function orderDates(query: OrderListQuery, timeZone: string): { orderedFrom: string | null; orderedBefore: string | null } {
+  return { orderedFrom: dateBound('Ordered from', query.from, 0, timeZone), orderedBefore: dateBound('Ordered to', query.to, 1, timeZone) };
 }
 
 /** The query as link parameters (empty and default values left out), `changes` applied. */

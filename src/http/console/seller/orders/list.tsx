@@ -138,7 +138,7 @@ export function registerSellerOrderList(scope: FastifyInstance, deps: Deps): voi
     const db = deps.db.db;
     const accountId = user.accountId;
     const query = readOrderListQuery(request.query);
-    const dates = orderDates(query);
+    const dates = orderDates(query, user.settings.timeZone);
     const [installations, stores] = await Promise.all([listInstallations(db, accountId), listCustomStores(db, accountId)]);
     const channels: [string, string][] = [
       ['', 'Any channel'],
@@ -183,7 +183,12 @@ export function registerSellerOrderList(scope: FastifyInstance, deps: Deps): voi
     return sendHtml(
       reply,
       <Layout ctx={ctx} title="Orders">
-        <h1>Orders</h1>
+        <div class="page-head">
+          <h1>Orders</h1>
+          <a class="button" href="/console/orders/new">
+            New order
+          </a>
+        </div>
         {needs ? (
           <p>
             <span safe>{`Showing orders ${NEEDS_LABELS[needs]}.`}</span> <a href="/console/orders">Show all orders</a>

@@ -12,6 +12,7 @@ import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
 import { queryText } from '../inventory/nav.js';
 import { ReportStatus, importTitle, isFinal, progressText } from './status.js';
+import { importMessageText } from './report-words.js';
 
 const ERRORS_PER_PAGE = 100;
 
@@ -120,7 +121,7 @@ export function registerReportDetailPages(scope: FastifyInstance, deps: Deps): v
                   <tr>
                     <td class="num" safe>{String(e.line)}</td>
                     <td safe>{e.column}</td>
-                    <td safe>{e.message}</td>
+                    <td safe>{importMessageText(e.message)}</td>
                   </tr>
                 ))}
               </Table>

@@ -21,6 +21,7 @@ import { sellerOf } from '../../session.js';
 import { createAction } from '../form-redirect.js';
 import { ImportOptions, UploadForm } from './forms.js';
 import { ReportStatus, importTitle } from './status.js';
+import { importMessageText } from './report-words.js';
 
 const PAST_PAGE = 20;
 
@@ -72,7 +73,7 @@ function Results({ v }: { v: ValidationView }) {
                 <td class="num" safe>{String(r.row)}</td>
                 <td safe>{r.column}</td>
                 <td>{r.severity === 'ERROR' ? 'Error' : r.severity === 'WARNING' ? 'Warning' : r.severity}</td>
-                <td safe>{r.message}</td>
+                <td safe>{importMessageText(r.message)}</td>
               </tr>
             ))}
           </Table>

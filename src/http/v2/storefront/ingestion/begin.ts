@@ -19,7 +19,8 @@ export function registerBeginIngestion(app: App, deps: Deps) {
           'Opens an ingestion session for the calling storefront: then POST …/ingestion/request once per listing ' +
           'already live on the channel, then POST …/ingestion/end. A storefront has at most one open session: a ' +
           'second begin is 409 ALREADY_EXISTS (finish the open one with end first) and changes nothing. ' +
-          'Response {ingestionId} (the document shows no response body; the id is what the operator API uses).',
+          'Response {}, as the production message (resolutions §7): the session is the storefront\'s open one, ' +
+          'and the operator API lists it with its id.',
         body: BeginIngestionBody,
         response: v2Responses({ 200: BeginIngestionResponse }, [400, 401, 403, 409, 429]),
       },
@@ -29,10 +30,8 @@ export function registerBeginIngestion(app: App, deps: Deps) {
       const expectedNumListings = parseListingCount('expectedNumListings', body.expectedNumListings ?? body.expected_num_listings);
       const autoApply = body.autoApplyIngestionPlan ?? body.auto_apply_ingestion_plan ?? false;
       const principal = principalOf(request);
-      const { ingestionId } = await withTx(deps.db.db, (tx) =>
-        beginIngestion(tx, principal.accountId, principal.storefrontId!, { expectedNumListings, autoApply }, deps.clock.now()),
-      );
-      return { ingestionId: String(ingestionId) };
+      await withTx(deps.db.db, (tx) => beginIngestion(tx, principal.accountId, principal.storefrontId!, { expectedNumListings, autoApply }, deps.clock.now()));
+      return {};
     },
   );
 }

@@ -18,7 +18,7 @@ const Body = Type.Object({
   inventoryLevelSent: Type.Optional(Int64Input),
   inventory_level_sent: Type.Optional(Int64Input),
   successful: Type.Optional(Type.Boolean()),
-});
+}, { examples: [{ inventoryLevelSent: '12', successful: true }] });
 type Body = Static<typeof Body>;
 
 /** int64 as string or number → a number (the domain checks range and sign). */

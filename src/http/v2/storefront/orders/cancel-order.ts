@@ -21,7 +21,7 @@ const CancelOrderBody = Type.Object({
   channel_order_id: Type.Optional(Type.String()),
   cancelQuantities: Type.Optional(CancelQuantities),
   cancel_quantities: Type.Optional(CancelQuantities),
-});
+}, { examples: [{ channelOrderId: '112-5550001-0000001', cancelQuantities: { '5531': '1' } }] });
 type CancelOrderBody = Static<typeof CancelOrderBody>;
 
 export function registerStorefrontCancelOrder(app: App, deps: Deps) {
