@@ -125,7 +125,10 @@ describe('console: operator pages, seller users and invitations', () => {
     const b = await signedIn(OPERATOR);
     const { appId } = await registerAppVia(t, 'SHIPPING', ['sales:orders:fulfillment:self'], 'Nudged');
     const url = `/console/operator/apps/${appId}`;
-    await b.get(url);
+    // The nudges read in words; their API names stay only as the checkboxes' values.
+    const form = (await b.get(url)).body;
+    assert.match(form, /An order to ship changed \(shipping and 3PL apps\)/);
+    assert.doesNotMatch(form, />\s*(FULFILLMENT_ORDER_CHANGED|ORDER_SHIPPED|VARIANT_INVENTORY_CHANGED)\s*</);
     let page = await follow(b, await b.post(`${url}/callbacks`, { eventTypes: 'ORDER_SHIPPED' }));
     const refused = /<p class="flash bad"[^>]*>([^<]*)<\/p>/.exec(page)?.[1] ?? '';
     assert.match(refused, /^Set the callback address first/);

@@ -12,7 +12,7 @@ import { Layout } from '../layout.js';
 import { idParam } from '../params.js';
 import { pageContext, sendHtml } from '../render.js';
 import { operatorOf } from '../session.js';
-import { APP_KIND_WORDS } from './words.js';
+import { APP_KIND_WORDS, EVENT_TYPE_WORDS } from './words.js';
 
 const ACTIVE = '/console/operator/apps';
 
@@ -176,11 +176,11 @@ export function registerOperatorApps(scope: FastifyInstance, deps: Deps): void {
         <PostForm action={`${base}/callbacks`} csrfToken={ctx.csrfToken} class="stack">
           <Field label="Callback base URL" name="callbackBaseUrl" type="url" value={app.callbackBaseUrl} hint="empty removes it (then no subscription is allowed)" />
           <fieldset>
-            <legend>Nudge subscriptions</legend>
+            <legend>Tell the app when (nudges)</legend>
             {EVENT_TYPES.map((t) => (
               <label>
                 <span>
-                  <input type="checkbox" name="eventTypes" value={t} checked={app.eventTypes.includes(t)} /> <span>{t}</span>
+                  <input type="checkbox" name="eventTypes" value={t} checked={app.eventTypes.includes(t)} /> <span safe>{EVENT_TYPE_WORDS[t]}</span>
                 </span>
               </label>
             ))}

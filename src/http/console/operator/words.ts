@@ -14,6 +14,7 @@ import { REPORT_RETENTION_SWEEP } from '../../../jobs/handlers/report-retention-
 import { defaultJobRegistry } from '../../../jobs/registry.js';
 import type { JobStatus } from '../../../jobs/types.js';
 import type { RefusalSentences } from '../refusal-words.js';
+import type { EventType } from '../../../domain/callbacks/nudges.js';
 
 /** The operator pages' words for the service's states and kinds (the API's enum names stay in the API). */
 
@@ -48,6 +49,15 @@ export const APP_KIND_WORDS: Record<AppKind, string> = {
 };
 
 export const ROLE_WORDS: Record<SellerRole, string> = { OWNER: 'Owner', STAFF: 'Staff' };
+
+/** The nudges an app may subscribe to (docs/partners/callback-nudges.md), each with what it tells the partner. */
+export const EVENT_TYPE_WORDS: Record<EventType, string> = {
+  FULFILLMENT_ORDER_CHANGED: 'An order to ship changed (shipping and 3PL apps)',
+  CANCELLATION_REQUESTED: 'An order to ship must be cancelled (shipping and 3PL apps)',
+  ORDER_SHIPPED: "An order from the app's storefront shipped (sales channels)",
+  LISTING_PRODUCT_DATA_CHANGED: "A listing's product data changed (sales channels)",
+  VARIANT_INVENTORY_CHANGED: 'The stock a storefront should show changed (sales channels)',
+};
 
 /** Console users' refusals, said alike on the seller's Users page and the operator's. */
 export const USER_REFUSALS: RefusalSentences<'user'> = {
