@@ -23,6 +23,11 @@ function wallClock(ms: number, timeZone: string): { date: string; asUtc: number 
   return { date: `${p.year}-${p.month}-${p.day}`, asUtc: Date.UTC(y, m - 1, d, h, min) };
 }
 
+/** The calendar day (YYYY-MM-DD) an instant falls on in a zone; throws for a zone the runtime does not know. */
+export function dayIn(instant: Date, timeZone: string): string {
+  return wallClock(instant.getTime(), timeZone).date;
+}
+
 const HOUR = 3_600_000;
 
 /**

@@ -3,6 +3,7 @@ import { cappedCount, COUNT_CAP } from '../../db/capped-count.js';
 import type { Db } from '../../db/tx.js';
 import { backorderedNarrowing, statusNarrowing, TAB_STATUSES } from './seller-list-sources.js';
 import { dayFiguresFromRollup, SALES_SCALE } from './order-day-figures.js';
+import { dayIn, startOfDayIn } from '../../lib/zoned-day.js';
 
 /**
  * The seller's home (console, issue 24 item 6): how many orders are in each state that asks for work, each a
@@ -90,57 +91,24 @@ export interface DayFigures {
 /** The days charted on the home page, today included. */
 export const CHART_DAYS = 30;
 
-const zoneClocks = new Map<string, Intl.DateTimeFormat>();
-
-/** The wall clock of an instant in a zone: its date (YYYY-MM-DD) and the instant that wall time would be in UTC. */
-function wallClock(ms: number, timeZone: string): { date: string; asUtc: number } {
-  let format = zoneClocks.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    // Zones are a few hundred at most.
-    if (zoneClocks.size < 1000) zoneClocks.set(timeZone, format);
-  }
-  const p: Record<string, string> = {};
-  for (const part of format.formatToParts(ms)) p[part.type] = part.value;
-  const [y, m, d, h, min] = [p.year, p.month, p.day, p.hour, p.minute].map(Number) as [number, number, number, number, number];
-  return { date: `${p.year}-${p.month}-${p.day}`, asUtc: Date.UTC(y, m - 1, d, h, min) };
-}
-
-const HOUR = 3_600_000;
-
-/** The first instant of a calendar day in a zone (its midnight, or the first instant after a gap at midnight). */
-function startOfDay(day: string, timeZone: string): number {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const wall = Date.UTC(y, m - 1, d);
-  // Midnight as wall time less the zone's offset there, twice: the second pass corrects a guess made on the
-  // other side of an offset change.
-  let at = wall;
-  for (let i = 0; i < 2; i++) at = wall - (wallClock(at, timeZone).asUtc - Math.floor(at / 60_000) * 60_000);
-  // Midnight skipped (a change at 00:00): the day starts at the first instant that is in it.
-  while (wallClock(at, timeZone).date < day) at += HOUR;
-  while (wallClock(at - 1, timeZone).date >= day) at -= HOUR;
-  return at;
-}
-
 /**
  * The last `count` calendar days in `timeZone` up to the one `now` is in, oldest first, each with the instant
  * it starts, and the instant the day after today starts. An unknown zone counts in UTC (as formatTs shows it).
  */
 export function chartDays(now: Date, timeZone: string, count: number = CHART_DAYS): { days: { day: string; start: string }[]; end: string } {
-  let zone = timeZone;
+  let today: string;
   try {
-    wallClock(now.getTime(), zone);
+    today = dayIn(now, timeZone);
   } catch {
-    zone = 'UTC';
+    today = dayIn(now, 'UTC');
   }
-  const today = wallClock(now.getTime(), zone).date;
   const [y, m, d] = today.split('-').map(Number) as [number, number, number];
   const dayAt = (offset: number) => new Date(Date.UTC(y, m - 1, d + offset)).toISOString().slice(0, 10);
   const days = Array.from({ length: count }, (_, i) => {
     const day = dayAt(i - count + 1);
-    return { day, start: new Date(startOfDay(day, zone)).toISOString() };
+    return { day, start: startOfDayIn(day, timeZone).toISOString() };
   });
-  return { days, end: new Date(startOfDay(dayAt(1), zone)).toISOString() };
+  return { days, end: startOfDayIn(dayAt(1), timeZone).toISOString() };
 }
 
 /**
