@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', '.test-build/', 'node_modules/', 'data/', 'packages/*/dist/', 'packages/client/src/schema.d.ts'] },
+  { ignores: ['dist/', '.test-build/', 'node_modules/', 'data/', 'packages/*/dist/', 'packages/client/src/schema.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,4 +1,4 @@
-// npm run client:generate: rewrites packages/client/openapi.json and packages/client/src/schema.d.ts.
+// npm run client:generate: rewrites packages/client/openapi.json and packages/client/src/schema.ts.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { OPENAPI_FILE, SCHEMA_FILE, renderClientArtifacts } from './client-types.js';

@@ -6,8 +6,9 @@
 // The sources are first compiled to plain JavaScript under .test-build/run-<pid>/ (esbuild, a second or two, no type
 // checking: `npm run typecheck` does that), and the tests run on that copy. Node's test runner starts a process
 // per file, and each of them loading ~500 modules through tsx's loader hooks cost about 4 s more than loading
-// the compiled files. Imports of the workspace's partner client (published as TypeScript) are pointed at its
-// compiled copy. Stack traces point at the TypeScript lines (inline source maps, --enable-source-maps).
+// the compiled files. Imports of the workspace's partner client are pointed at the copy compiled from its
+// sources (its own dist/ exists only after `npm run build -w @mcs/partner-client`, which a fresh clone has not
+// run). Stack traces point at the TypeScript lines (inline source maps, --enable-source-maps).
 // TEST_WITH_TSX=1 runs everything under tsx as before.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -17,8 +18,8 @@ import path from 'node:path';
 const BUILD_ROOT = '.test-build';
 const BUILD_DIR = path.join(BUILD_ROOT, `run-${process.pid}`);
 /** The trees the tests import from, compiled together so relative imports keep working in the copy. */
-const SOURCE_TREES = ['src', 'test', 'scripts', 'packages/client/src'];
-/** Workspace packages whose entry point is a .ts file, and that entry point's path in the copy. */
+const SOURCE_TREES = ['src', 'test', 'scripts', 'packages/client/src', 'packages/client/examples'];
+/** Workspace packages imported by name, and their sources' entry point in the copy. */
 const WORKSPACE_ENTRIES = { '@mcs/partner-client': 'packages/client/src/index.js' };
 
 function find(dir, keep) {

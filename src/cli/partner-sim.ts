@@ -32,10 +32,13 @@ export function registerPartnerSimCommand(program: Command, write: Write = write
       const secret = o.secret ?? env.PARTNER_SIM_SECRET;
       if (!secret) throw new Error('partner-sim needs --secret <callbackSigningSecret> or PARTNER_SIM_SECRET');
       const previous = o.previousSecret ?? env.PARTNER_SIM_PREVIOUS_SECRET;
-      // Loaded here, not at the top: the server module imports the partner client's TypeScript source, which
-      // only the tsx entry point (npm run cli) can load; the compiled `npm start` never reaches this line.
+      // Loaded here, not at the top: the server module imports the partner client by name. Under tsx (npm run
+      // cli) that is its source (tsconfig paths); compiled, it is packages/client/dist, which exists only after
+      // `npm run build --workspace @mcs/partner-client`, so the rest of the CLI must not need it.
       const { startPartnerSim } = await import('./partner-sim-server.js').catch((error: unknown) => {
-        throw new Error(`partner-sim runs from the TypeScript sources: use npm run cli -- partner-sim (${error instanceof Error ? error.message : String(error)})`);
+        throw new Error(
+          `partner-sim needs the partner client: use npm run cli -- partner-sim, or build it first with npm run build --workspace @mcs/partner-client (${error instanceof Error ? error.message : String(error)})`,
+        );
       });
       const sim = await startPartnerSim({
         port: o.port,

@@ -8,6 +8,6 @@ describe('partner client generated files', () => {
     const fresh = await renderClientArtifacts();
     // Compared without a line-by-line diff: the files are megabytes; the message says how to fix it.
     assert.ok((await readFile(OPENAPI_FILE, 'utf8')) === fresh.openapiJson, 'packages/client/openapi.json is stale: run npm run client:generate');
-    assert.ok((await readFile(SCHEMA_FILE, 'utf8')) === fresh.schemaTs, 'packages/client/src/schema.d.ts is stale: run npm run client:generate');
+    assert.ok((await readFile(SCHEMA_FILE, 'utf8')) === fresh.schemaTs, 'packages/client/src/schema.ts is stale: run npm run client:generate');
   });
 });

@@ -14,6 +14,7 @@ import { systemClock, type Clock } from '../../src/lib/clock.js';
 import { memoryRateLimiter } from '../../src/lib/rate-limit.js';
 import type { DestinationStream } from 'pino';
 import { createSigner } from '../../src/lib/signer.js';
+import { installV2AnswerCheck } from './v2-answer-check.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
@@ -117,6 +118,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     rateLimiter: options.rateLimit ? memoryRateLimiter(options.rateLimit, () => clock.now().getTime()) : null,
   });
   const app = await buildApp(deps);
+  installV2AnswerCheck(app);
   return {
     app,
     deps,

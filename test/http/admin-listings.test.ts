@@ -49,7 +49,8 @@ describe('admin listings (seller create, read, edit, delete, settings)', () => {
     assert.deepEqual(attrs['weight']!.numericWithUnitsValue, { numeric: 1.5, units: 'kg' });
     assert.equal(attrs['bullets']!.multiObjectValue!.items[0]!.properties['size']!.multiObjectValue!.items[0]!.properties['w']!.numericValue, 2);
     assert.match(attrs['title']!.versionId, /^[0-9a-f]{24}$/);
-    assert.equal('submittedAt' in attrs['title']!, false);
+    // Never submitted: null, as the production gateway writes an unset Timestamp (resolutions §7).
+    assert.equal(attrs['title']!.submittedAt, null);
     const [v1, v2] = listing.variants;
     assert.equal(v1!.inventory.merchantFulfillableQuantity, '7');
     assert.equal(v1!.inventory.storefrontFulfillableQuantity, '2');

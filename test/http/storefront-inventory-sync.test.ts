@@ -77,6 +77,7 @@ describe('storefront inventory polls and the variant stock copy', () => {
       merchantFulfillableWarehouseQuantities: [{ warehouseId: String(seed.warehouses.main), quantity: '5' }],
       storefrontFulfillableQuantity: '3',
       updatedAt: created.toISOString(),
+      updatedExternallyAt: null,
     });
     assert.equal(a.channelId, 'CH-A');
     assert.deepEqual(bySku(page).get('INV-B')?.inventory, {
@@ -86,6 +87,7 @@ describe('storefront inventory polls and the variant stock copy', () => {
       merchantFulfillableWarehouseQuantities: [],
       storefrontFulfillableQuantity: '0',
       updatedAt: created.toISOString(),
+      updatedExternallyAt: null,
     });
     // `since` is an exclusive bound.
     assert.deepEqual((await poll(seed.channel.token, since(created))).variants, []);

@@ -196,8 +196,8 @@ describe('v2 storefront submissions', () => {
     assert.equal(view.productData.attributes.find((a) => a.id === 'title')!.submittedAt, '2026-11-21T11:30:00.000Z');
     assert.equal(view.variants[0]!.productData.attributes.find((a) => a.id === 'color')!.submittedAt, '2026-11-21T11:30:00.000Z');
     assert.equal(view.variants[1]!.pricing.attributes.find((a) => a.id === 'price')!.submittedAt, clock.now().toISOString());
-    // Not named: still never submitted.
-    assert.equal('submittedAt' in view.productData.attributes.find((a) => a.id === 'description')!, false);
+    // Not named: still never submitted (null, an unset Timestamp).
+    assert.equal(view.productData.attributes.find((a) => a.id === 'description')!.submittedAt, null);
     // The storefront's own read shows the same stamps.
     const read = await t.app.inject({ url: `/v2/storefront/listing/${listing.id}`, headers: bearer(seed.channel.token) });
     assert.equal(read.statusCode, 200, read.body);
@@ -212,8 +212,8 @@ describe('v2 storefront submissions', () => {
     const theirTitle = theirs.productData.attributes.find((a) => a.id === 'title')!.versionId;
     const foreignTitle = foreign.productData.attributes.find((a) => a.id === 'title')!.versionId;
     ok(await post({ submissions: [{ sku: 'SHOP2-A', type: 'product', submittedAttributeVersionIds: [theirTitle, foreignTitle] }] }));
-    assert.equal('submittedAt' in (await adminListing(theirs.id)).productData.attributes.find((a) => a.id === 'title')!, false);
-    assert.equal('submittedAt' in (await adminListing(foreign.id, other)).productData.attributes.find((a) => a.id === 'title')!, false);
+    assert.equal((await adminListing(theirs.id)).productData.attributes.find((a) => a.id === 'title')!.submittedAt, null);
+    assert.equal((await adminListing(foreign.id, other)).productData.attributes.find((a) => a.id === 'title')!.submittedAt, null);
     // The recording storefront itself does stamp them.
     ok(await post({ submissions: [{ sku: 'SHOP2-A', type: 'product', submittedAttributeVersionIds: [theirTitle] }] }, shop2.token));
     assert.equal((await adminListing(theirs.id)).productData.attributes.find((a) => a.id === 'title')!.submittedAt, clock.now().toISOString());

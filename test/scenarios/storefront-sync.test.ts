@@ -95,7 +95,7 @@ describe('storefront sync scenario: ingestion → edit → poll → submit → s
     const title = polled.listings[0]!.productData.attributes.find((a) => a.id === 'title')!;
     assert.equal(title.textValue, 'Mug, 350 ml');
     assert.notEqual(title.versionId, oldTitle.versionId);
-    assert.equal(title.submittedAt, undefined);
+    assert.equal(title.submittedAt, null);
 
     // 4. The channel records the submission naming that version: submittedAt appears on it.
     clock.advance(MINUTE);

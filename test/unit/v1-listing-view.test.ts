@@ -23,6 +23,7 @@ function variant(sku: string, parts: Partial<Record<'productData' | 'identifiers
       merchantFulfillableWarehouseQuantities: [],
       storefrontFulfillableQuantity: '0',
       updatedAt: TS,
+      updatedExternallyAt: null,
     },
     identifiers: group(parts.identifiers ?? []),
     productData: group(parts.productData ?? []),

@@ -1,5 +1,7 @@
-// A whole shipping integration loop (README.md): poll need_to_ship, acknowledge new orders, ship them.
-// Type-checked with the repository (npm run typecheck) so the README cannot drift from the API.
+// A whole shipping integration loop (README.md "A whole integration loop", which shows the region below word
+// for word): poll need_to_ship, acknowledge new orders, ship them. test/client/examples.test.ts runs it against
+// the service.
+// #region readme:shipping-loop
 import { ApiError, createClient, itemsV2 } from '@mcs/partner-client';
 
 export async function syncOnce(baseUrl: string, accessToken: string): Promise<void> {
@@ -36,3 +38,4 @@ export async function syncOnce(baseUrl: string, accessToken: string): Promise<vo
     }
   }
 }
+// #endregion

@@ -16,3 +16,5 @@ export {
   type VerifyResult,
 } from './verify-callback.js';
 export type { HttpMethod, JsonBodyOf, Operation, PathParamsOf, PathsWith, QueryOf, RequestOptions, ResponseOf, paths } from './types.js';
+// The generated document types: an operation by its operationId, a named schema by its name.
+export type { components, operations } from './schema.js';

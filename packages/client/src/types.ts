@@ -1,4 +1,4 @@
-// Type-level glue between the generated `paths` (schema.d.ts) and the client: which paths take which
+// Type-level glue between the generated `paths` (schema.ts) and the client: which paths take which
 // method, and the query, path parameters, JSON body and 200 answer of one operation.
 import type { paths } from './schema.js';
 

@@ -10,8 +10,12 @@ import { VALUE_KINDS, type AttributeInput, type AttributeValueKinds } from './mo
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const CURRENCY = /^[A-Z]{3}$/;
-/** Deep enough for any real product; stops a hostile body from recursing without end. */
-const MAX_DEPTH = 5;
+/**
+ * How deep multiObjectValue may nest: deep enough for any real product; stops a hostile body from recursing
+ * without end. The answer schemas spell the nesting out to this depth (http/schemas/listings.ts).
+ */
+export const MAX_MULTI_OBJECT_DEPTH = 5;
+const MAX_DEPTH = MAX_MULTI_OBJECT_DEPTH;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -106,6 +106,8 @@ export interface VariantInventoryView {
   merchantFulfillableWarehouseQuantities: { warehouseId: string; quantity: string }[];
   storefrontFulfillableQuantity: string;
   updatedAt: string;
+  /** Never set: the service is the only source of a variant's quantities (null, an unset Timestamp). */
+  updatedExternallyAt: null;
 }
 
 export interface VariantView {

@@ -83,10 +83,13 @@ function outKinds<T extends AttributeValueKinds>(v: T): T {
   return v;
 }
 
-/** An attribute value as served: unset timestamps are absent (proto3 messages), money as moneyAmountText. */
+/**
+ * An attribute value as served: money as moneyAmountText; submittedAt null until a submission names the
+ * version, as the production gateway writes an unset Timestamp (resolutions §7, third review).
+ */
 function outValue(v: AttributeValue): AttributeValue {
-  const { submittedAt, ...rest } = outKinds(v);
-  return (submittedAt === null ? rest : { ...rest, submittedAt }) as AttributeValue;
+  const kinds = outKinds(v);
+  return { ...kinds, submittedAt: kinds.submittedAt ?? null };
 }
 
 function variantView(
@@ -111,6 +114,7 @@ function variantView(
       merchantFulfillableWarehouseQuantities: warehouses.map((w) => ({ warehouseId: String(w.warehouseId), quantity: String(w.quantity) })),
       storefrontFulfillableQuantity: String(storefront),
       updatedAt: v.inventory_updated_at,
+      updatedExternallyAt: null,
     },
     identifiers: { enabled: true, attributes: show('identifiers'), updatedAt: v.identifiers_updated_at },
     productData: { enabled: v.product_data_enabled === 1, attributes: show('product_data'), updatedAt: v.product_data_updated_at },

@@ -4,8 +4,9 @@ import { signatureHex } from '../callbacks/signing.js';
 /**
  * The partner's side of document 5.5, in the order docs/partners/callbacks.md lists the steps: both headers,
  * a timestamp within 300 s of the partner's clock, the HMAC over the raw body, a constant-time comparison
- * with every v1= value. It mirrors packages/client's verifyCallback, which the compiled server cannot load
- * (that package ships TypeScript source); test/unit/sandbox-partner.test.ts checks the two agree.
+ * with every v1= value. It mirrors packages/client's verifyCallback rather than importing it: the compiled
+ * server would then need that package's build (packages/client/dist, made only by its own build or npm pack);
+ * test/unit/sandbox-partner.test.ts checks the two agree.
  */
 
 export const TOLERANCE_SECONDS = 300;

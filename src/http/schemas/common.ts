@@ -1,4 +1,5 @@
 import { Type, type StringOptions, type TSchema } from '@sinclair/typebox';
+import { closedObjects } from './closed.js';
 import { MAX_FREE_TEXT_LENGTH, MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_SKU_LENGTH, NO_CONTROL_CHARACTERS } from '../../domain/text-limits.js';
 
 /** v1 error body (document 7.1, resolutions §0). */
@@ -90,8 +91,13 @@ export function v1Responses(success: Record<number, TSchema>, errors: ErrorStatu
   return out;
 }
 
+/**
+ * Response map for a v2 route: the success schemas, closed (no field beyond the production message; see
+ * closed.ts), plus the error statuses it can return as google.rpc.Status.
+ */
 export function v2Responses(success: Record<number, TSchema>, errors: ErrorStatus[] = DEFAULT_ERRORS) {
-  const out: Record<number, TSchema> = { ...success };
+  const out: Record<number, TSchema> = {};
+  for (const [status, schema] of Object.entries(success)) out[Number(status)] = closedObjects(schema);
   for (const status of errors) out[status] = Type.Ref(V2Error, { description: V2_DESCRIPTIONS[status] });
   out[500] = Type.Ref(V2Error, { description: 'INTERNAL (13)' });
   out[503] = Type.Ref(V2Error, { description: `UNAVAILABLE (14): ${UNAVAILABLE_DESCRIPTION}` });

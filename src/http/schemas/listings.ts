@@ -1,30 +1,37 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { MAX_MULTI_OBJECT_DEPTH } from '../../domain/listings/attribute-input.js';
 import { IdText, Nullable, Sku, Timestamp } from './common.js';
 
 /**
- * v2 listing shapes (document 2.11–2.12). Outputs are proto3 JSON: camelCase, int64 as strings, unset
- * timestamps (submittedAt) absent. multiObjectValue nests the value kinds to any depth, so its properties
- * are described as free objects (the service checks them on input, attribute-input.ts).
+ * v2 listing shapes (document 2.11–2.12). Outputs are proto3 JSON as the production gateway writes it:
+ * camelCase, int64 as strings, unset Timestamps (submittedAt, a sale's startAt/endAt) null. multiObjectValue nests the value kinds (checked on input by
+ * attribute-input.ts).
  */
 
-const ValueKinds = {
-  textValue: Type.Optional(Type.String()),
-  numericValue: Type.Optional(Type.Number({ description: 'double' })),
-  numericWithUnitsValue: Type.Optional(Type.Object({ numeric: Type.Number(), units: Type.String() })),
-  multiTextValue: Type.Optional(Type.Object({ values: Type.Array(Type.String()) })),
-  moneyValue: Type.Optional(
-    Type.Object({ amount: Type.String({ description: 'decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit' }), currencyCode: Type.String({ description: 'ISO 4217' }) }),
-  ),
-  multiObjectValue: Type.Optional(
-    Type.Object({
-      items: Type.Array(
-        Type.Object({
-          properties: Type.Record(Type.String(), Type.Object({}, { additionalProperties: true, description: 'one value kind, nested as in the attribute value' })),
-        }),
-      ),
-    }),
-  ),
-};
+/**
+ * The value kinds of an attribute value as answered. multiObjectValue's properties are values again
+ * (Attribute.Value in the production definitions), spelled out to the depth the service accepts on input
+ * (MAX_MULTI_OBJECT_DEPTH) so every level is a closed object: a schema cannot say "the same as above" to
+ * the serializer without a reference it would then resolve on every answer.
+ */
+function valueKinds(depth: number) {
+  const nested: TSchema =
+    depth < MAX_MULTI_OBJECT_DEPTH
+      ? Type.Record(Type.String(), Type.Object(valueKinds(depth + 1)), { description: 'sub-attribute name → its value' })
+      : Type.Record(Type.String(), Type.Object({}), { maxProperties: 0, description: `always empty: values nest at most ${MAX_MULTI_OBJECT_DEPTH} levels` });
+  return {
+    textValue: Type.Optional(Type.String()),
+    numericValue: Type.Optional(Type.Number({ description: 'double' })),
+    numericWithUnitsValue: Type.Optional(Type.Object({ numeric: Type.Number(), units: Type.String() })),
+    multiTextValue: Type.Optional(Type.Object({ values: Type.Array(Type.String()) })),
+    moneyValue: Type.Optional(
+      Type.Object({ amount: Type.String({ description: 'decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit' }), currencyCode: Type.String({ description: 'ISO 4217' }) }),
+    ),
+    multiObjectValue: Type.Optional(Type.Object({ items: Type.Array(Type.Object({ properties: nested })) })),
+  };
+}
+
+const ValueKinds = valueKinds(0);
 
 export const AttributeValueOut = Type.Object(
   {
@@ -32,7 +39,7 @@ export const AttributeValueOut = Type.Object(
     ...ValueKinds,
     versionId: Type.String({ description: 'changes whenever the value changes' }),
     updatedAt: Timestamp,
-    submittedAt: Type.Optional({ ...Timestamp, description: 'when this version was last named by a submission; absent before' }),
+    submittedAt: Nullable({ ...Timestamp, description: 'when this version was last named by a submission; null before' }),
   },
   { examples: [{ id: 'title', textValue: 'Blue mug', versionId: '4f1c0a9be2d3a8c1b7e6f0a2', updatedAt: '2026-11-21T22:13:08.123Z' }] },
 );
@@ -74,6 +81,7 @@ export const VariantV2 = Type.Object(
       merchantFulfillableWarehouseQuantities: Type.Array(Type.Object({ warehouseId: Type.String(), quantity: Type.String() })),
       storefrontFulfillableQuantity: Type.String({ description: 'int64: available in channel-fulfilled warehouses' }),
       updatedAt: Timestamp,
+      updatedExternallyAt: Nullable({ ...Timestamp, description: 'always null: no system but the service sets these quantities' }),
     }),
     identifiers: AttributeGroupOut,
     productData: AttributeGroupOut,

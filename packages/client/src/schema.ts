@@ -10122,6 +10122,7 @@ export interface operations {
                                  * @example 2026-11-21T22:13:08.123Z
                                  */
                                 updatedAt: string;
+                                updatedExternallyAt: string | null;
                             };
                             identifiers: {
                                 enabled: boolean;
@@ -10145,9 +10146,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -10159,12 +10284,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -10194,9 +10314,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -10208,12 +10452,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -10243,9 +10482,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -10257,12 +10620,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -10292,9 +10650,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -10306,12 +10788,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -12710,9 +13187,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -12724,12 +13325,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -12768,6 +13364,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
+                                    updatedExternallyAt: string | null;
                                 };
                                 identifiers: {
                                     enabled: boolean;
@@ -12791,9 +13388,133 @@ export interface operations {
                                         };
                                         multiObjectValue?: {
                                             items: {
+                                                /** @description sub-attribute name → its value */
                                                 properties: {
                                                     [key: string]: {
-                                                        [key: string]: unknown;
+                                                        textValue?: string;
+                                                        /** @description double */
+                                                        numericValue?: number;
+                                                        numericWithUnitsValue?: {
+                                                            numeric: number;
+                                                            units: string;
+                                                        };
+                                                        multiTextValue?: {
+                                                            values: string[];
+                                                        };
+                                                        moneyValue?: {
+                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                            amount: string;
+                                                            /** @description ISO 4217 */
+                                                            currencyCode: string;
+                                                        };
+                                                        multiObjectValue?: {
+                                                            items: {
+                                                                /** @description sub-attribute name → its value */
+                                                                properties: {
+                                                                    [key: string]: {
+                                                                        textValue?: string;
+                                                                        /** @description double */
+                                                                        numericValue?: number;
+                                                                        numericWithUnitsValue?: {
+                                                                            numeric: number;
+                                                                            units: string;
+                                                                        };
+                                                                        multiTextValue?: {
+                                                                            values: string[];
+                                                                        };
+                                                                        moneyValue?: {
+                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                            amount: string;
+                                                                            /** @description ISO 4217 */
+                                                                            currencyCode: string;
+                                                                        };
+                                                                        multiObjectValue?: {
+                                                                            items: {
+                                                                                /** @description sub-attribute name → its value */
+                                                                                properties: {
+                                                                                    [key: string]: {
+                                                                                        textValue?: string;
+                                                                                        /** @description double */
+                                                                                        numericValue?: number;
+                                                                                        numericWithUnitsValue?: {
+                                                                                            numeric: number;
+                                                                                            units: string;
+                                                                                        };
+                                                                                        multiTextValue?: {
+                                                                                            values: string[];
+                                                                                        };
+                                                                                        moneyValue?: {
+                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                            amount: string;
+                                                                                            /** @description ISO 4217 */
+                                                                                            currencyCode: string;
+                                                                                        };
+                                                                                        multiObjectValue?: {
+                                                                                            items: {
+                                                                                                /** @description sub-attribute name → its value */
+                                                                                                properties: {
+                                                                                                    [key: string]: {
+                                                                                                        textValue?: string;
+                                                                                                        /** @description double */
+                                                                                                        numericValue?: number;
+                                                                                                        numericWithUnitsValue?: {
+                                                                                                            numeric: number;
+                                                                                                            units: string;
+                                                                                                        };
+                                                                                                        multiTextValue?: {
+                                                                                                            values: string[];
+                                                                                                        };
+                                                                                                        moneyValue?: {
+                                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                            amount: string;
+                                                                                                            /** @description ISO 4217 */
+                                                                                                            currencyCode: string;
+                                                                                                        };
+                                                                                                        multiObjectValue?: {
+                                                                                                            items: {
+                                                                                                                /** @description sub-attribute name → its value */
+                                                                                                                properties: {
+                                                                                                                    [key: string]: {
+                                                                                                                        textValue?: string;
+                                                                                                                        /** @description double */
+                                                                                                                        numericValue?: number;
+                                                                                                                        numericWithUnitsValue?: {
+                                                                                                                            numeric: number;
+                                                                                                                            units: string;
+                                                                                                                        };
+                                                                                                                        multiTextValue?: {
+                                                                                                                            values: string[];
+                                                                                                                        };
+                                                                                                                        moneyValue?: {
+                                                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                            amount: string;
+                                                                                                                            /** @description ISO 4217 */
+                                                                                                                            currencyCode: string;
+                                                                                                                        };
+                                                                                                                        multiObjectValue?: {
+                                                                                                                            items: {
+                                                                                                                                /** @description always empty: values nest at most 5 levels */
+                                                                                                                                properties: {
+                                                                                                                                    [key: string]: Record<string, never>;
+                                                                                                                                };
+                                                                                                                            }[];
+                                                                                                                        };
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            }[];
+                                                                                                        };
+                                                                                                    };
+                                                                                                };
+                                                                                            }[];
+                                                                                        };
+                                                                                    };
+                                                                                };
+                                                                            }[];
+                                                                        };
+                                                                    };
+                                                                };
+                                                            }[];
+                                                        };
                                                     };
                                                 };
                                             }[];
@@ -12805,12 +13526,7 @@ export interface operations {
                                          * @example 2026-11-21T22:13:08.123Z
                                          */
                                         updatedAt: string;
-                                        /**
-                                         * Format: date-time
-                                         * @description when this version was last named by a submission; absent before
-                                         * @example 2026-11-21T22:13:08.123Z
-                                         */
-                                        submittedAt?: string;
+                                        submittedAt: string | null;
                                     }[];
                                     /**
                                      * Format: date-time
@@ -12840,9 +13556,133 @@ export interface operations {
                                         };
                                         multiObjectValue?: {
                                             items: {
+                                                /** @description sub-attribute name → its value */
                                                 properties: {
                                                     [key: string]: {
-                                                        [key: string]: unknown;
+                                                        textValue?: string;
+                                                        /** @description double */
+                                                        numericValue?: number;
+                                                        numericWithUnitsValue?: {
+                                                            numeric: number;
+                                                            units: string;
+                                                        };
+                                                        multiTextValue?: {
+                                                            values: string[];
+                                                        };
+                                                        moneyValue?: {
+                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                            amount: string;
+                                                            /** @description ISO 4217 */
+                                                            currencyCode: string;
+                                                        };
+                                                        multiObjectValue?: {
+                                                            items: {
+                                                                /** @description sub-attribute name → its value */
+                                                                properties: {
+                                                                    [key: string]: {
+                                                                        textValue?: string;
+                                                                        /** @description double */
+                                                                        numericValue?: number;
+                                                                        numericWithUnitsValue?: {
+                                                                            numeric: number;
+                                                                            units: string;
+                                                                        };
+                                                                        multiTextValue?: {
+                                                                            values: string[];
+                                                                        };
+                                                                        moneyValue?: {
+                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                            amount: string;
+                                                                            /** @description ISO 4217 */
+                                                                            currencyCode: string;
+                                                                        };
+                                                                        multiObjectValue?: {
+                                                                            items: {
+                                                                                /** @description sub-attribute name → its value */
+                                                                                properties: {
+                                                                                    [key: string]: {
+                                                                                        textValue?: string;
+                                                                                        /** @description double */
+                                                                                        numericValue?: number;
+                                                                                        numericWithUnitsValue?: {
+                                                                                            numeric: number;
+                                                                                            units: string;
+                                                                                        };
+                                                                                        multiTextValue?: {
+                                                                                            values: string[];
+                                                                                        };
+                                                                                        moneyValue?: {
+                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                            amount: string;
+                                                                                            /** @description ISO 4217 */
+                                                                                            currencyCode: string;
+                                                                                        };
+                                                                                        multiObjectValue?: {
+                                                                                            items: {
+                                                                                                /** @description sub-attribute name → its value */
+                                                                                                properties: {
+                                                                                                    [key: string]: {
+                                                                                                        textValue?: string;
+                                                                                                        /** @description double */
+                                                                                                        numericValue?: number;
+                                                                                                        numericWithUnitsValue?: {
+                                                                                                            numeric: number;
+                                                                                                            units: string;
+                                                                                                        };
+                                                                                                        multiTextValue?: {
+                                                                                                            values: string[];
+                                                                                                        };
+                                                                                                        moneyValue?: {
+                                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                            amount: string;
+                                                                                                            /** @description ISO 4217 */
+                                                                                                            currencyCode: string;
+                                                                                                        };
+                                                                                                        multiObjectValue?: {
+                                                                                                            items: {
+                                                                                                                /** @description sub-attribute name → its value */
+                                                                                                                properties: {
+                                                                                                                    [key: string]: {
+                                                                                                                        textValue?: string;
+                                                                                                                        /** @description double */
+                                                                                                                        numericValue?: number;
+                                                                                                                        numericWithUnitsValue?: {
+                                                                                                                            numeric: number;
+                                                                                                                            units: string;
+                                                                                                                        };
+                                                                                                                        multiTextValue?: {
+                                                                                                                            values: string[];
+                                                                                                                        };
+                                                                                                                        moneyValue?: {
+                                                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                            amount: string;
+                                                                                                                            /** @description ISO 4217 */
+                                                                                                                            currencyCode: string;
+                                                                                                                        };
+                                                                                                                        multiObjectValue?: {
+                                                                                                                            items: {
+                                                                                                                                /** @description always empty: values nest at most 5 levels */
+                                                                                                                                properties: {
+                                                                                                                                    [key: string]: Record<string, never>;
+                                                                                                                                };
+                                                                                                                            }[];
+                                                                                                                        };
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            }[];
+                                                                                                        };
+                                                                                                    };
+                                                                                                };
+                                                                                            }[];
+                                                                                        };
+                                                                                    };
+                                                                                };
+                                                                            }[];
+                                                                        };
+                                                                    };
+                                                                };
+                                                            }[];
+                                                        };
                                                     };
                                                 };
                                             }[];
@@ -12854,12 +13694,7 @@ export interface operations {
                                          * @example 2026-11-21T22:13:08.123Z
                                          */
                                         updatedAt: string;
-                                        /**
-                                         * Format: date-time
-                                         * @description when this version was last named by a submission; absent before
-                                         * @example 2026-11-21T22:13:08.123Z
-                                         */
-                                        submittedAt?: string;
+                                        submittedAt: string | null;
                                     }[];
                                     /**
                                      * Format: date-time
@@ -12889,9 +13724,133 @@ export interface operations {
                                         };
                                         multiObjectValue?: {
                                             items: {
+                                                /** @description sub-attribute name → its value */
                                                 properties: {
                                                     [key: string]: {
-                                                        [key: string]: unknown;
+                                                        textValue?: string;
+                                                        /** @description double */
+                                                        numericValue?: number;
+                                                        numericWithUnitsValue?: {
+                                                            numeric: number;
+                                                            units: string;
+                                                        };
+                                                        multiTextValue?: {
+                                                            values: string[];
+                                                        };
+                                                        moneyValue?: {
+                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                            amount: string;
+                                                            /** @description ISO 4217 */
+                                                            currencyCode: string;
+                                                        };
+                                                        multiObjectValue?: {
+                                                            items: {
+                                                                /** @description sub-attribute name → its value */
+                                                                properties: {
+                                                                    [key: string]: {
+                                                                        textValue?: string;
+                                                                        /** @description double */
+                                                                        numericValue?: number;
+                                                                        numericWithUnitsValue?: {
+                                                                            numeric: number;
+                                                                            units: string;
+                                                                        };
+                                                                        multiTextValue?: {
+                                                                            values: string[];
+                                                                        };
+                                                                        moneyValue?: {
+                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                            amount: string;
+                                                                            /** @description ISO 4217 */
+                                                                            currencyCode: string;
+                                                                        };
+                                                                        multiObjectValue?: {
+                                                                            items: {
+                                                                                /** @description sub-attribute name → its value */
+                                                                                properties: {
+                                                                                    [key: string]: {
+                                                                                        textValue?: string;
+                                                                                        /** @description double */
+                                                                                        numericValue?: number;
+                                                                                        numericWithUnitsValue?: {
+                                                                                            numeric: number;
+                                                                                            units: string;
+                                                                                        };
+                                                                                        multiTextValue?: {
+                                                                                            values: string[];
+                                                                                        };
+                                                                                        moneyValue?: {
+                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                            amount: string;
+                                                                                            /** @description ISO 4217 */
+                                                                                            currencyCode: string;
+                                                                                        };
+                                                                                        multiObjectValue?: {
+                                                                                            items: {
+                                                                                                /** @description sub-attribute name → its value */
+                                                                                                properties: {
+                                                                                                    [key: string]: {
+                                                                                                        textValue?: string;
+                                                                                                        /** @description double */
+                                                                                                        numericValue?: number;
+                                                                                                        numericWithUnitsValue?: {
+                                                                                                            numeric: number;
+                                                                                                            units: string;
+                                                                                                        };
+                                                                                                        multiTextValue?: {
+                                                                                                            values: string[];
+                                                                                                        };
+                                                                                                        moneyValue?: {
+                                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                            amount: string;
+                                                                                                            /** @description ISO 4217 */
+                                                                                                            currencyCode: string;
+                                                                                                        };
+                                                                                                        multiObjectValue?: {
+                                                                                                            items: {
+                                                                                                                /** @description sub-attribute name → its value */
+                                                                                                                properties: {
+                                                                                                                    [key: string]: {
+                                                                                                                        textValue?: string;
+                                                                                                                        /** @description double */
+                                                                                                                        numericValue?: number;
+                                                                                                                        numericWithUnitsValue?: {
+                                                                                                                            numeric: number;
+                                                                                                                            units: string;
+                                                                                                                        };
+                                                                                                                        multiTextValue?: {
+                                                                                                                            values: string[];
+                                                                                                                        };
+                                                                                                                        moneyValue?: {
+                                                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                            amount: string;
+                                                                                                                            /** @description ISO 4217 */
+                                                                                                                            currencyCode: string;
+                                                                                                                        };
+                                                                                                                        multiObjectValue?: {
+                                                                                                                            items: {
+                                                                                                                                /** @description always empty: values nest at most 5 levels */
+                                                                                                                                properties: {
+                                                                                                                                    [key: string]: Record<string, never>;
+                                                                                                                                };
+                                                                                                                            }[];
+                                                                                                                        };
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            }[];
+                                                                                                        };
+                                                                                                    };
+                                                                                                };
+                                                                                            }[];
+                                                                                        };
+                                                                                    };
+                                                                                };
+                                                                            }[];
+                                                                        };
+                                                                    };
+                                                                };
+                                                            }[];
+                                                        };
                                                     };
                                                 };
                                             }[];
@@ -12903,12 +13862,7 @@ export interface operations {
                                          * @example 2026-11-21T22:13:08.123Z
                                          */
                                         updatedAt: string;
-                                        /**
-                                         * Format: date-time
-                                         * @description when this version was last named by a submission; absent before
-                                         * @example 2026-11-21T22:13:08.123Z
-                                         */
-                                        submittedAt?: string;
+                                        submittedAt: string | null;
                                     }[];
                                     /**
                                      * Format: date-time
@@ -12938,9 +13892,133 @@ export interface operations {
                                         };
                                         multiObjectValue?: {
                                             items: {
+                                                /** @description sub-attribute name → its value */
                                                 properties: {
                                                     [key: string]: {
-                                                        [key: string]: unknown;
+                                                        textValue?: string;
+                                                        /** @description double */
+                                                        numericValue?: number;
+                                                        numericWithUnitsValue?: {
+                                                            numeric: number;
+                                                            units: string;
+                                                        };
+                                                        multiTextValue?: {
+                                                            values: string[];
+                                                        };
+                                                        moneyValue?: {
+                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                            amount: string;
+                                                            /** @description ISO 4217 */
+                                                            currencyCode: string;
+                                                        };
+                                                        multiObjectValue?: {
+                                                            items: {
+                                                                /** @description sub-attribute name → its value */
+                                                                properties: {
+                                                                    [key: string]: {
+                                                                        textValue?: string;
+                                                                        /** @description double */
+                                                                        numericValue?: number;
+                                                                        numericWithUnitsValue?: {
+                                                                            numeric: number;
+                                                                            units: string;
+                                                                        };
+                                                                        multiTextValue?: {
+                                                                            values: string[];
+                                                                        };
+                                                                        moneyValue?: {
+                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                            amount: string;
+                                                                            /** @description ISO 4217 */
+                                                                            currencyCode: string;
+                                                                        };
+                                                                        multiObjectValue?: {
+                                                                            items: {
+                                                                                /** @description sub-attribute name → its value */
+                                                                                properties: {
+                                                                                    [key: string]: {
+                                                                                        textValue?: string;
+                                                                                        /** @description double */
+                                                                                        numericValue?: number;
+                                                                                        numericWithUnitsValue?: {
+                                                                                            numeric: number;
+                                                                                            units: string;
+                                                                                        };
+                                                                                        multiTextValue?: {
+                                                                                            values: string[];
+                                                                                        };
+                                                                                        moneyValue?: {
+                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                            amount: string;
+                                                                                            /** @description ISO 4217 */
+                                                                                            currencyCode: string;
+                                                                                        };
+                                                                                        multiObjectValue?: {
+                                                                                            items: {
+                                                                                                /** @description sub-attribute name → its value */
+                                                                                                properties: {
+                                                                                                    [key: string]: {
+                                                                                                        textValue?: string;
+                                                                                                        /** @description double */
+                                                                                                        numericValue?: number;
+                                                                                                        numericWithUnitsValue?: {
+                                                                                                            numeric: number;
+                                                                                                            units: string;
+                                                                                                        };
+                                                                                                        multiTextValue?: {
+                                                                                                            values: string[];
+                                                                                                        };
+                                                                                                        moneyValue?: {
+                                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                            amount: string;
+                                                                                                            /** @description ISO 4217 */
+                                                                                                            currencyCode: string;
+                                                                                                        };
+                                                                                                        multiObjectValue?: {
+                                                                                                            items: {
+                                                                                                                /** @description sub-attribute name → its value */
+                                                                                                                properties: {
+                                                                                                                    [key: string]: {
+                                                                                                                        textValue?: string;
+                                                                                                                        /** @description double */
+                                                                                                                        numericValue?: number;
+                                                                                                                        numericWithUnitsValue?: {
+                                                                                                                            numeric: number;
+                                                                                                                            units: string;
+                                                                                                                        };
+                                                                                                                        multiTextValue?: {
+                                                                                                                            values: string[];
+                                                                                                                        };
+                                                                                                                        moneyValue?: {
+                                                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                            amount: string;
+                                                                                                                            /** @description ISO 4217 */
+                                                                                                                            currencyCode: string;
+                                                                                                                        };
+                                                                                                                        multiObjectValue?: {
+                                                                                                                            items: {
+                                                                                                                                /** @description always empty: values nest at most 5 levels */
+                                                                                                                                properties: {
+                                                                                                                                    [key: string]: Record<string, never>;
+                                                                                                                                };
+                                                                                                                            }[];
+                                                                                                                        };
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            }[];
+                                                                                                        };
+                                                                                                    };
+                                                                                                };
+                                                                                            }[];
+                                                                                        };
+                                                                                    };
+                                                                                };
+                                                                            }[];
+                                                                        };
+                                                                    };
+                                                                };
+                                                            }[];
+                                                        };
                                                     };
                                                 };
                                             }[];
@@ -12952,12 +14030,7 @@ export interface operations {
                                          * @example 2026-11-21T22:13:08.123Z
                                          */
                                         updatedAt: string;
-                                        /**
-                                         * Format: date-time
-                                         * @description when this version was last named by a submission; absent before
-                                         * @example 2026-11-21T22:13:08.123Z
-                                         */
-                                        submittedAt?: string;
+                                        submittedAt: string | null;
                                     }[];
                                     /**
                                      * Format: date-time
@@ -13095,9 +14168,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -13109,12 +14306,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -13153,6 +14345,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
+                                    updatedExternallyAt: string | null;
                                 };
                                 identifiers: {
                                     enabled: boolean;
@@ -13176,9 +14369,133 @@ export interface operations {
                                         };
                                         multiObjectValue?: {
                                             items: {
+                                                /** @description sub-attribute name → its value */
                                                 properties: {
                                                     [key: string]: {
-                                                        [key: string]: unknown;
+                                                        textValue?: string;
+                                                        /** @description double */
+                                                        numericValue?: number;
+                                                        numericWithUnitsValue?: {
+                                                            numeric: number;
+                                                            units: string;
+                                                        };
+                                                        multiTextValue?: {
+                                                            values: string[];
+                                                        };
+                                                        moneyValue?: {
+                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                            amount: string;
+                                                            /** @description ISO 4217 */
+                                                            currencyCode: string;
+                                                        };
+                                                        multiObjectValue?: {
+                                                            items: {
+                                                                /** @description sub-attribute name → its value */
+                                                                properties: {
+                                                                    [key: string]: {
+                                                                        textValue?: string;
+                                                                        /** @description double */
+                                                                        numericValue?: number;
+                                                                        numericWithUnitsValue?: {
+                                                                            numeric: number;
+                                                                            units: string;
+                                                                        };
+                                                                        multiTextValue?: {
+                                                                            values: string[];
+                                                                        };
+                                                                        moneyValue?: {
+                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                            amount: string;
+                                                                            /** @description ISO 4217 */
+                                                                            currencyCode: string;
+                                                                        };
+                                                                        multiObjectValue?: {
+                                                                            items: {
+                                                                                /** @description sub-attribute name → its value */
+                                                                                properties: {
+                                                                                    [key: string]: {
+                                                                                        textValue?: string;
+                                                                                        /** @description double */
+                                                                                        numericValue?: number;
+                                                                                        numericWithUnitsValue?: {
+                                                                                            numeric: number;
+                                                                                            units: string;
+                                                                                        };
+                                                                                        multiTextValue?: {
+                                                                                            values: string[];
+                                                                                        };
+                                                                                        moneyValue?: {
+                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                            amount: string;
+                                                                                            /** @description ISO 4217 */
+                                                                                            currencyCode: string;
+                                                                                        };
+                                                                                        multiObjectValue?: {
+                                                                                            items: {
+                                                                                                /** @description sub-attribute name → its value */
+                                                                                                properties: {
+                                                                                                    [key: string]: {
+                                                                                                        textValue?: string;
+                                                                                                        /** @description double */
+                                                                                                        numericValue?: number;
+                                                                                                        numericWithUnitsValue?: {
+                                                                                                            numeric: number;
+                                                                                                            units: string;
+                                                                                                        };
+                                                                                                        multiTextValue?: {
+                                                                                                            values: string[];
+                                                                                                        };
+                                                                                                        moneyValue?: {
+                                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                            amount: string;
+                                                                                                            /** @description ISO 4217 */
+                                                                                                            currencyCode: string;
+                                                                                                        };
+                                                                                                        multiObjectValue?: {
+                                                                                                            items: {
+                                                                                                                /** @description sub-attribute name → its value */
+                                                                                                                properties: {
+                                                                                                                    [key: string]: {
+                                                                                                                        textValue?: string;
+                                                                                                                        /** @description double */
+                                                                                                                        numericValue?: number;
+                                                                                                                        numericWithUnitsValue?: {
+                                                                                                                            numeric: number;
+                                                                                                                            units: string;
+                                                                                                                        };
+                                                                                                                        multiTextValue?: {
+                                                                                                                            values: string[];
+                                                                                                                        };
+                                                                                                                        moneyValue?: {
+                                                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                            amount: string;
+                                                                                                                            /** @description ISO 4217 */
+                                                                                                                            currencyCode: string;
+                                                                                                                        };
+                                                                                                                        multiObjectValue?: {
+                                                                                                                            items: {
+                                                                                                                                /** @description always empty: values nest at most 5 levels */
+                                                                                                                                properties: {
+                                                                                                                                    [key: string]: Record<string, never>;
+                                                                                                                                };
+                                                                                                                            }[];
+                                                                                                                        };
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            }[];
+                                                                                                        };
+                                                                                                    };
+                                                                                                };
+                                                                                            }[];
+                                                                                        };
+                                                                                    };
+                                                                                };
+                                                                            }[];
+                                                                        };
+                                                                    };
+                                                                };
+                                                            }[];
+                                                        };
                                                     };
                                                 };
                                             }[];
@@ -13190,12 +14507,7 @@ export interface operations {
                                          * @example 2026-11-21T22:13:08.123Z
                                          */
                                         updatedAt: string;
-                                        /**
-                                         * Format: date-time
-                                         * @description when this version was last named by a submission; absent before
-                                         * @example 2026-11-21T22:13:08.123Z
-                                         */
-                                        submittedAt?: string;
+                                        submittedAt: string | null;
                                     }[];
                                     /**
                                      * Format: date-time
@@ -13225,9 +14537,133 @@ export interface operations {
                                         };
                                         multiObjectValue?: {
                                             items: {
+                                                /** @description sub-attribute name → its value */
                                                 properties: {
                                                     [key: string]: {
-                                                        [key: string]: unknown;
+                                                        textValue?: string;
+                                                        /** @description double */
+                                                        numericValue?: number;
+                                                        numericWithUnitsValue?: {
+                                                            numeric: number;
+                                                            units: string;
+                                                        };
+                                                        multiTextValue?: {
+                                                            values: string[];
+                                                        };
+                                                        moneyValue?: {
+                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                            amount: string;
+                                                            /** @description ISO 4217 */
+                                                            currencyCode: string;
+                                                        };
+                                                        multiObjectValue?: {
+                                                            items: {
+                                                                /** @description sub-attribute name → its value */
+                                                                properties: {
+                                                                    [key: string]: {
+                                                                        textValue?: string;
+                                                                        /** @description double */
+                                                                        numericValue?: number;
+                                                                        numericWithUnitsValue?: {
+                                                                            numeric: number;
+                                                                            units: string;
+                                                                        };
+                                                                        multiTextValue?: {
+                                                                            values: string[];
+                                                                        };
+                                                                        moneyValue?: {
+                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                            amount: string;
+                                                                            /** @description ISO 4217 */
+                                                                            currencyCode: string;
+                                                                        };
+                                                                        multiObjectValue?: {
+                                                                            items: {
+                                                                                /** @description sub-attribute name → its value */
+                                                                                properties: {
+                                                                                    [key: string]: {
+                                                                                        textValue?: string;
+                                                                                        /** @description double */
+                                                                                        numericValue?: number;
+                                                                                        numericWithUnitsValue?: {
+                                                                                            numeric: number;
+                                                                                            units: string;
+                                                                                        };
+                                                                                        multiTextValue?: {
+                                                                                            values: string[];
+                                                                                        };
+                                                                                        moneyValue?: {
+                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                            amount: string;
+                                                                                            /** @description ISO 4217 */
+                                                                                            currencyCode: string;
+                                                                                        };
+                                                                                        multiObjectValue?: {
+                                                                                            items: {
+                                                                                                /** @description sub-attribute name → its value */
+                                                                                                properties: {
+                                                                                                    [key: string]: {
+                                                                                                        textValue?: string;
+                                                                                                        /** @description double */
+                                                                                                        numericValue?: number;
+                                                                                                        numericWithUnitsValue?: {
+                                                                                                            numeric: number;
+                                                                                                            units: string;
+                                                                                                        };
+                                                                                                        multiTextValue?: {
+                                                                                                            values: string[];
+                                                                                                        };
+                                                                                                        moneyValue?: {
+                                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                            amount: string;
+                                                                                                            /** @description ISO 4217 */
+                                                                                                            currencyCode: string;
+                                                                                                        };
+                                                                                                        multiObjectValue?: {
+                                                                                                            items: {
+                                                                                                                /** @description sub-attribute name → its value */
+                                                                                                                properties: {
+                                                                                                                    [key: string]: {
+                                                                                                                        textValue?: string;
+                                                                                                                        /** @description double */
+                                                                                                                        numericValue?: number;
+                                                                                                                        numericWithUnitsValue?: {
+                                                                                                                            numeric: number;
+                                                                                                                            units: string;
+                                                                                                                        };
+                                                                                                                        multiTextValue?: {
+                                                                                                                            values: string[];
+                                                                                                                        };
+                                                                                                                        moneyValue?: {
+                                                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                            amount: string;
+                                                                                                                            /** @description ISO 4217 */
+                                                                                                                            currencyCode: string;
+                                                                                                                        };
+                                                                                                                        multiObjectValue?: {
+                                                                                                                            items: {
+                                                                                                                                /** @description always empty: values nest at most 5 levels */
+                                                                                                                                properties: {
+                                                                                                                                    [key: string]: Record<string, never>;
+                                                                                                                                };
+                                                                                                                            }[];
+                                                                                                                        };
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            }[];
+                                                                                                        };
+                                                                                                    };
+                                                                                                };
+                                                                                            }[];
+                                                                                        };
+                                                                                    };
+                                                                                };
+                                                                            }[];
+                                                                        };
+                                                                    };
+                                                                };
+                                                            }[];
+                                                        };
                                                     };
                                                 };
                                             }[];
@@ -13239,12 +14675,7 @@ export interface operations {
                                          * @example 2026-11-21T22:13:08.123Z
                                          */
                                         updatedAt: string;
-                                        /**
-                                         * Format: date-time
-                                         * @description when this version was last named by a submission; absent before
-                                         * @example 2026-11-21T22:13:08.123Z
-                                         */
-                                        submittedAt?: string;
+                                        submittedAt: string | null;
                                     }[];
                                     /**
                                      * Format: date-time
@@ -13274,9 +14705,133 @@ export interface operations {
                                         };
                                         multiObjectValue?: {
                                             items: {
+                                                /** @description sub-attribute name → its value */
                                                 properties: {
                                                     [key: string]: {
-                                                        [key: string]: unknown;
+                                                        textValue?: string;
+                                                        /** @description double */
+                                                        numericValue?: number;
+                                                        numericWithUnitsValue?: {
+                                                            numeric: number;
+                                                            units: string;
+                                                        };
+                                                        multiTextValue?: {
+                                                            values: string[];
+                                                        };
+                                                        moneyValue?: {
+                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                            amount: string;
+                                                            /** @description ISO 4217 */
+                                                            currencyCode: string;
+                                                        };
+                                                        multiObjectValue?: {
+                                                            items: {
+                                                                /** @description sub-attribute name → its value */
+                                                                properties: {
+                                                                    [key: string]: {
+                                                                        textValue?: string;
+                                                                        /** @description double */
+                                                                        numericValue?: number;
+                                                                        numericWithUnitsValue?: {
+                                                                            numeric: number;
+                                                                            units: string;
+                                                                        };
+                                                                        multiTextValue?: {
+                                                                            values: string[];
+                                                                        };
+                                                                        moneyValue?: {
+                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                            amount: string;
+                                                                            /** @description ISO 4217 */
+                                                                            currencyCode: string;
+                                                                        };
+                                                                        multiObjectValue?: {
+                                                                            items: {
+                                                                                /** @description sub-attribute name → its value */
+                                                                                properties: {
+                                                                                    [key: string]: {
+                                                                                        textValue?: string;
+                                                                                        /** @description double */
+                                                                                        numericValue?: number;
+                                                                                        numericWithUnitsValue?: {
+                                                                                            numeric: number;
+                                                                                            units: string;
+                                                                                        };
+                                                                                        multiTextValue?: {
+                                                                                            values: string[];
+                                                                                        };
+                                                                                        moneyValue?: {
+                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                            amount: string;
+                                                                                            /** @description ISO 4217 */
+                                                                                            currencyCode: string;
+                                                                                        };
+                                                                                        multiObjectValue?: {
+                                                                                            items: {
+                                                                                                /** @description sub-attribute name → its value */
+                                                                                                properties: {
+                                                                                                    [key: string]: {
+                                                                                                        textValue?: string;
+                                                                                                        /** @description double */
+                                                                                                        numericValue?: number;
+                                                                                                        numericWithUnitsValue?: {
+                                                                                                            numeric: number;
+                                                                                                            units: string;
+                                                                                                        };
+                                                                                                        multiTextValue?: {
+                                                                                                            values: string[];
+                                                                                                        };
+                                                                                                        moneyValue?: {
+                                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                            amount: string;
+                                                                                                            /** @description ISO 4217 */
+                                                                                                            currencyCode: string;
+                                                                                                        };
+                                                                                                        multiObjectValue?: {
+                                                                                                            items: {
+                                                                                                                /** @description sub-attribute name → its value */
+                                                                                                                properties: {
+                                                                                                                    [key: string]: {
+                                                                                                                        textValue?: string;
+                                                                                                                        /** @description double */
+                                                                                                                        numericValue?: number;
+                                                                                                                        numericWithUnitsValue?: {
+                                                                                                                            numeric: number;
+                                                                                                                            units: string;
+                                                                                                                        };
+                                                                                                                        multiTextValue?: {
+                                                                                                                            values: string[];
+                                                                                                                        };
+                                                                                                                        moneyValue?: {
+                                                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                            amount: string;
+                                                                                                                            /** @description ISO 4217 */
+                                                                                                                            currencyCode: string;
+                                                                                                                        };
+                                                                                                                        multiObjectValue?: {
+                                                                                                                            items: {
+                                                                                                                                /** @description always empty: values nest at most 5 levels */
+                                                                                                                                properties: {
+                                                                                                                                    [key: string]: Record<string, never>;
+                                                                                                                                };
+                                                                                                                            }[];
+                                                                                                                        };
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            }[];
+                                                                                                        };
+                                                                                                    };
+                                                                                                };
+                                                                                            }[];
+                                                                                        };
+                                                                                    };
+                                                                                };
+                                                                            }[];
+                                                                        };
+                                                                    };
+                                                                };
+                                                            }[];
+                                                        };
                                                     };
                                                 };
                                             }[];
@@ -13288,12 +14843,7 @@ export interface operations {
                                          * @example 2026-11-21T22:13:08.123Z
                                          */
                                         updatedAt: string;
-                                        /**
-                                         * Format: date-time
-                                         * @description when this version was last named by a submission; absent before
-                                         * @example 2026-11-21T22:13:08.123Z
-                                         */
-                                        submittedAt?: string;
+                                        submittedAt: string | null;
                                     }[];
                                     /**
                                      * Format: date-time
@@ -13323,9 +14873,133 @@ export interface operations {
                                         };
                                         multiObjectValue?: {
                                             items: {
+                                                /** @description sub-attribute name → its value */
                                                 properties: {
                                                     [key: string]: {
-                                                        [key: string]: unknown;
+                                                        textValue?: string;
+                                                        /** @description double */
+                                                        numericValue?: number;
+                                                        numericWithUnitsValue?: {
+                                                            numeric: number;
+                                                            units: string;
+                                                        };
+                                                        multiTextValue?: {
+                                                            values: string[];
+                                                        };
+                                                        moneyValue?: {
+                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                            amount: string;
+                                                            /** @description ISO 4217 */
+                                                            currencyCode: string;
+                                                        };
+                                                        multiObjectValue?: {
+                                                            items: {
+                                                                /** @description sub-attribute name → its value */
+                                                                properties: {
+                                                                    [key: string]: {
+                                                                        textValue?: string;
+                                                                        /** @description double */
+                                                                        numericValue?: number;
+                                                                        numericWithUnitsValue?: {
+                                                                            numeric: number;
+                                                                            units: string;
+                                                                        };
+                                                                        multiTextValue?: {
+                                                                            values: string[];
+                                                                        };
+                                                                        moneyValue?: {
+                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                            amount: string;
+                                                                            /** @description ISO 4217 */
+                                                                            currencyCode: string;
+                                                                        };
+                                                                        multiObjectValue?: {
+                                                                            items: {
+                                                                                /** @description sub-attribute name → its value */
+                                                                                properties: {
+                                                                                    [key: string]: {
+                                                                                        textValue?: string;
+                                                                                        /** @description double */
+                                                                                        numericValue?: number;
+                                                                                        numericWithUnitsValue?: {
+                                                                                            numeric: number;
+                                                                                            units: string;
+                                                                                        };
+                                                                                        multiTextValue?: {
+                                                                                            values: string[];
+                                                                                        };
+                                                                                        moneyValue?: {
+                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                            amount: string;
+                                                                                            /** @description ISO 4217 */
+                                                                                            currencyCode: string;
+                                                                                        };
+                                                                                        multiObjectValue?: {
+                                                                                            items: {
+                                                                                                /** @description sub-attribute name → its value */
+                                                                                                properties: {
+                                                                                                    [key: string]: {
+                                                                                                        textValue?: string;
+                                                                                                        /** @description double */
+                                                                                                        numericValue?: number;
+                                                                                                        numericWithUnitsValue?: {
+                                                                                                            numeric: number;
+                                                                                                            units: string;
+                                                                                                        };
+                                                                                                        multiTextValue?: {
+                                                                                                            values: string[];
+                                                                                                        };
+                                                                                                        moneyValue?: {
+                                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                            amount: string;
+                                                                                                            /** @description ISO 4217 */
+                                                                                                            currencyCode: string;
+                                                                                                        };
+                                                                                                        multiObjectValue?: {
+                                                                                                            items: {
+                                                                                                                /** @description sub-attribute name → its value */
+                                                                                                                properties: {
+                                                                                                                    [key: string]: {
+                                                                                                                        textValue?: string;
+                                                                                                                        /** @description double */
+                                                                                                                        numericValue?: number;
+                                                                                                                        numericWithUnitsValue?: {
+                                                                                                                            numeric: number;
+                                                                                                                            units: string;
+                                                                                                                        };
+                                                                                                                        multiTextValue?: {
+                                                                                                                            values: string[];
+                                                                                                                        };
+                                                                                                                        moneyValue?: {
+                                                                                                                            /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                            amount: string;
+                                                                                                                            /** @description ISO 4217 */
+                                                                                                                            currencyCode: string;
+                                                                                                                        };
+                                                                                                                        multiObjectValue?: {
+                                                                                                                            items: {
+                                                                                                                                /** @description always empty: values nest at most 5 levels */
+                                                                                                                                properties: {
+                                                                                                                                    [key: string]: Record<string, never>;
+                                                                                                                                };
+                                                                                                                            }[];
+                                                                                                                        };
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            }[];
+                                                                                                        };
+                                                                                                    };
+                                                                                                };
+                                                                                            }[];
+                                                                                        };
+                                                                                    };
+                                                                                };
+                                                                            }[];
+                                                                        };
+                                                                    };
+                                                                };
+                                                            }[];
+                                                        };
                                                     };
                                                 };
                                             }[];
@@ -13337,12 +15011,7 @@ export interface operations {
                                          * @example 2026-11-21T22:13:08.123Z
                                          */
                                         updatedAt: string;
-                                        /**
-                                         * Format: date-time
-                                         * @description when this version was last named by a submission; absent before
-                                         * @example 2026-11-21T22:13:08.123Z
-                                         */
-                                        submittedAt?: string;
+                                        submittedAt: string | null;
                                     }[];
                                     /**
                                      * Format: date-time
@@ -13474,6 +15143,7 @@ export interface operations {
                                  * @example 2026-11-21T22:13:08.123Z
                                  */
                                 updatedAt: string;
+                                updatedExternallyAt: string | null;
                             };
                             identifiers: {
                                 enabled: boolean;
@@ -13497,9 +15167,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -13511,12 +15305,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -13546,9 +15335,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -13560,12 +15473,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -13595,9 +15503,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -13609,12 +15641,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -13644,9 +15671,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -13658,12 +15809,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -13787,9 +15933,133 @@ export interface operations {
                                 };
                                 multiObjectValue?: {
                                     items: {
+                                        /** @description sub-attribute name → its value */
                                         properties: {
                                             [key: string]: {
-                                                [key: string]: unknown;
+                                                textValue?: string;
+                                                /** @description double */
+                                                numericValue?: number;
+                                                numericWithUnitsValue?: {
+                                                    numeric: number;
+                                                    units: string;
+                                                };
+                                                multiTextValue?: {
+                                                    values: string[];
+                                                };
+                                                moneyValue?: {
+                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                    amount: string;
+                                                    /** @description ISO 4217 */
+                                                    currencyCode: string;
+                                                };
+                                                multiObjectValue?: {
+                                                    items: {
+                                                        /** @description sub-attribute name → its value */
+                                                        properties: {
+                                                            [key: string]: {
+                                                                textValue?: string;
+                                                                /** @description double */
+                                                                numericValue?: number;
+                                                                numericWithUnitsValue?: {
+                                                                    numeric: number;
+                                                                    units: string;
+                                                                };
+                                                                multiTextValue?: {
+                                                                    values: string[];
+                                                                };
+                                                                moneyValue?: {
+                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                    amount: string;
+                                                                    /** @description ISO 4217 */
+                                                                    currencyCode: string;
+                                                                };
+                                                                multiObjectValue?: {
+                                                                    items: {
+                                                                        /** @description sub-attribute name → its value */
+                                                                        properties: {
+                                                                            [key: string]: {
+                                                                                textValue?: string;
+                                                                                /** @description double */
+                                                                                numericValue?: number;
+                                                                                numericWithUnitsValue?: {
+                                                                                    numeric: number;
+                                                                                    units: string;
+                                                                                };
+                                                                                multiTextValue?: {
+                                                                                    values: string[];
+                                                                                };
+                                                                                moneyValue?: {
+                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                    amount: string;
+                                                                                    /** @description ISO 4217 */
+                                                                                    currencyCode: string;
+                                                                                };
+                                                                                multiObjectValue?: {
+                                                                                    items: {
+                                                                                        /** @description sub-attribute name → its value */
+                                                                                        properties: {
+                                                                                            [key: string]: {
+                                                                                                textValue?: string;
+                                                                                                /** @description double */
+                                                                                                numericValue?: number;
+                                                                                                numericWithUnitsValue?: {
+                                                                                                    numeric: number;
+                                                                                                    units: string;
+                                                                                                };
+                                                                                                multiTextValue?: {
+                                                                                                    values: string[];
+                                                                                                };
+                                                                                                moneyValue?: {
+                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                    amount: string;
+                                                                                                    /** @description ISO 4217 */
+                                                                                                    currencyCode: string;
+                                                                                                };
+                                                                                                multiObjectValue?: {
+                                                                                                    items: {
+                                                                                                        /** @description sub-attribute name → its value */
+                                                                                                        properties: {
+                                                                                                            [key: string]: {
+                                                                                                                textValue?: string;
+                                                                                                                /** @description double */
+                                                                                                                numericValue?: number;
+                                                                                                                numericWithUnitsValue?: {
+                                                                                                                    numeric: number;
+                                                                                                                    units: string;
+                                                                                                                };
+                                                                                                                multiTextValue?: {
+                                                                                                                    values: string[];
+                                                                                                                };
+                                                                                                                moneyValue?: {
+                                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                    amount: string;
+                                                                                                                    /** @description ISO 4217 */
+                                                                                                                    currencyCode: string;
+                                                                                                                };
+                                                                                                                multiObjectValue?: {
+                                                                                                                    items: {
+                                                                                                                        /** @description always empty: values nest at most 5 levels */
+                                                                                                                        properties: {
+                                                                                                                            [key: string]: Record<string, never>;
+                                                                                                                        };
+                                                                                                                    }[];
+                                                                                                                };
+                                                                                                            };
+                                                                                                        };
+                                                                                                    }[];
+                                                                                                };
+                                                                                            };
+                                                                                        };
+                                                                                    }[];
+                                                                                };
+                                                                            };
+                                                                        };
+                                                                    }[];
+                                                                };
+                                                            };
+                                                        };
+                                                    }[];
+                                                };
                                             };
                                         };
                                     }[];
@@ -13801,12 +16071,7 @@ export interface operations {
                                  * @example 2026-11-21T22:13:08.123Z
                                  */
                                 updatedAt: string;
-                                /**
-                                 * Format: date-time
-                                 * @description when this version was last named by a submission; absent before
-                                 * @example 2026-11-21T22:13:08.123Z
-                                 */
-                                submittedAt?: string;
+                                submittedAt: string | null;
                             }[];
                             /**
                              * Format: date-time
@@ -13845,6 +16110,7 @@ export interface operations {
                                  * @example 2026-11-21T22:13:08.123Z
                                  */
                                 updatedAt: string;
+                                updatedExternallyAt: string | null;
                             };
                             identifiers: {
                                 enabled: boolean;
@@ -13868,9 +16134,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -13882,12 +16272,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -13917,9 +16302,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -13931,12 +16440,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -13966,9 +16470,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -13980,12 +16608,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -14015,9 +16638,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -14029,12 +16776,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -14166,9 +16908,133 @@ export interface operations {
                                 };
                                 multiObjectValue?: {
                                     items: {
+                                        /** @description sub-attribute name → its value */
                                         properties: {
                                             [key: string]: {
-                                                [key: string]: unknown;
+                                                textValue?: string;
+                                                /** @description double */
+                                                numericValue?: number;
+                                                numericWithUnitsValue?: {
+                                                    numeric: number;
+                                                    units: string;
+                                                };
+                                                multiTextValue?: {
+                                                    values: string[];
+                                                };
+                                                moneyValue?: {
+                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                    amount: string;
+                                                    /** @description ISO 4217 */
+                                                    currencyCode: string;
+                                                };
+                                                multiObjectValue?: {
+                                                    items: {
+                                                        /** @description sub-attribute name → its value */
+                                                        properties: {
+                                                            [key: string]: {
+                                                                textValue?: string;
+                                                                /** @description double */
+                                                                numericValue?: number;
+                                                                numericWithUnitsValue?: {
+                                                                    numeric: number;
+                                                                    units: string;
+                                                                };
+                                                                multiTextValue?: {
+                                                                    values: string[];
+                                                                };
+                                                                moneyValue?: {
+                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                    amount: string;
+                                                                    /** @description ISO 4217 */
+                                                                    currencyCode: string;
+                                                                };
+                                                                multiObjectValue?: {
+                                                                    items: {
+                                                                        /** @description sub-attribute name → its value */
+                                                                        properties: {
+                                                                            [key: string]: {
+                                                                                textValue?: string;
+                                                                                /** @description double */
+                                                                                numericValue?: number;
+                                                                                numericWithUnitsValue?: {
+                                                                                    numeric: number;
+                                                                                    units: string;
+                                                                                };
+                                                                                multiTextValue?: {
+                                                                                    values: string[];
+                                                                                };
+                                                                                moneyValue?: {
+                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                    amount: string;
+                                                                                    /** @description ISO 4217 */
+                                                                                    currencyCode: string;
+                                                                                };
+                                                                                multiObjectValue?: {
+                                                                                    items: {
+                                                                                        /** @description sub-attribute name → its value */
+                                                                                        properties: {
+                                                                                            [key: string]: {
+                                                                                                textValue?: string;
+                                                                                                /** @description double */
+                                                                                                numericValue?: number;
+                                                                                                numericWithUnitsValue?: {
+                                                                                                    numeric: number;
+                                                                                                    units: string;
+                                                                                                };
+                                                                                                multiTextValue?: {
+                                                                                                    values: string[];
+                                                                                                };
+                                                                                                moneyValue?: {
+                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                    amount: string;
+                                                                                                    /** @description ISO 4217 */
+                                                                                                    currencyCode: string;
+                                                                                                };
+                                                                                                multiObjectValue?: {
+                                                                                                    items: {
+                                                                                                        /** @description sub-attribute name → its value */
+                                                                                                        properties: {
+                                                                                                            [key: string]: {
+                                                                                                                textValue?: string;
+                                                                                                                /** @description double */
+                                                                                                                numericValue?: number;
+                                                                                                                numericWithUnitsValue?: {
+                                                                                                                    numeric: number;
+                                                                                                                    units: string;
+                                                                                                                };
+                                                                                                                multiTextValue?: {
+                                                                                                                    values: string[];
+                                                                                                                };
+                                                                                                                moneyValue?: {
+                                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                    amount: string;
+                                                                                                                    /** @description ISO 4217 */
+                                                                                                                    currencyCode: string;
+                                                                                                                };
+                                                                                                                multiObjectValue?: {
+                                                                                                                    items: {
+                                                                                                                        /** @description always empty: values nest at most 5 levels */
+                                                                                                                        properties: {
+                                                                                                                            [key: string]: Record<string, never>;
+                                                                                                                        };
+                                                                                                                    }[];
+                                                                                                                };
+                                                                                                            };
+                                                                                                        };
+                                                                                                    }[];
+                                                                                                };
+                                                                                            };
+                                                                                        };
+                                                                                    }[];
+                                                                                };
+                                                                            };
+                                                                        };
+                                                                    }[];
+                                                                };
+                                                            };
+                                                        };
+                                                    }[];
+                                                };
                                             };
                                         };
                                     }[];
@@ -14180,12 +17046,7 @@ export interface operations {
                                  * @example 2026-11-21T22:13:08.123Z
                                  */
                                 updatedAt: string;
-                                /**
-                                 * Format: date-time
-                                 * @description when this version was last named by a submission; absent before
-                                 * @example 2026-11-21T22:13:08.123Z
-                                 */
-                                submittedAt?: string;
+                                submittedAt: string | null;
                             }[];
                             /**
                              * Format: date-time
@@ -14224,6 +17085,7 @@ export interface operations {
                                  * @example 2026-11-21T22:13:08.123Z
                                  */
                                 updatedAt: string;
+                                updatedExternallyAt: string | null;
                             };
                             identifiers: {
                                 enabled: boolean;
@@ -14247,9 +17109,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -14261,12 +17247,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -14296,9 +17277,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -14310,12 +17415,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -14345,9 +17445,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -14359,12 +17583,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -14394,9 +17613,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -14408,12 +17751,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -14539,6 +17877,7 @@ export interface operations {
                              * @example 2026-11-21T22:13:08.123Z
                              */
                             updatedAt: string;
+                            updatedExternallyAt: string | null;
                         };
                         identifiers: {
                             enabled: boolean;
@@ -14562,9 +17901,133 @@ export interface operations {
                                 };
                                 multiObjectValue?: {
                                     items: {
+                                        /** @description sub-attribute name → its value */
                                         properties: {
                                             [key: string]: {
-                                                [key: string]: unknown;
+                                                textValue?: string;
+                                                /** @description double */
+                                                numericValue?: number;
+                                                numericWithUnitsValue?: {
+                                                    numeric: number;
+                                                    units: string;
+                                                };
+                                                multiTextValue?: {
+                                                    values: string[];
+                                                };
+                                                moneyValue?: {
+                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                    amount: string;
+                                                    /** @description ISO 4217 */
+                                                    currencyCode: string;
+                                                };
+                                                multiObjectValue?: {
+                                                    items: {
+                                                        /** @description sub-attribute name → its value */
+                                                        properties: {
+                                                            [key: string]: {
+                                                                textValue?: string;
+                                                                /** @description double */
+                                                                numericValue?: number;
+                                                                numericWithUnitsValue?: {
+                                                                    numeric: number;
+                                                                    units: string;
+                                                                };
+                                                                multiTextValue?: {
+                                                                    values: string[];
+                                                                };
+                                                                moneyValue?: {
+                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                    amount: string;
+                                                                    /** @description ISO 4217 */
+                                                                    currencyCode: string;
+                                                                };
+                                                                multiObjectValue?: {
+                                                                    items: {
+                                                                        /** @description sub-attribute name → its value */
+                                                                        properties: {
+                                                                            [key: string]: {
+                                                                                textValue?: string;
+                                                                                /** @description double */
+                                                                                numericValue?: number;
+                                                                                numericWithUnitsValue?: {
+                                                                                    numeric: number;
+                                                                                    units: string;
+                                                                                };
+                                                                                multiTextValue?: {
+                                                                                    values: string[];
+                                                                                };
+                                                                                moneyValue?: {
+                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                    amount: string;
+                                                                                    /** @description ISO 4217 */
+                                                                                    currencyCode: string;
+                                                                                };
+                                                                                multiObjectValue?: {
+                                                                                    items: {
+                                                                                        /** @description sub-attribute name → its value */
+                                                                                        properties: {
+                                                                                            [key: string]: {
+                                                                                                textValue?: string;
+                                                                                                /** @description double */
+                                                                                                numericValue?: number;
+                                                                                                numericWithUnitsValue?: {
+                                                                                                    numeric: number;
+                                                                                                    units: string;
+                                                                                                };
+                                                                                                multiTextValue?: {
+                                                                                                    values: string[];
+                                                                                                };
+                                                                                                moneyValue?: {
+                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                    amount: string;
+                                                                                                    /** @description ISO 4217 */
+                                                                                                    currencyCode: string;
+                                                                                                };
+                                                                                                multiObjectValue?: {
+                                                                                                    items: {
+                                                                                                        /** @description sub-attribute name → its value */
+                                                                                                        properties: {
+                                                                                                            [key: string]: {
+                                                                                                                textValue?: string;
+                                                                                                                /** @description double */
+                                                                                                                numericValue?: number;
+                                                                                                                numericWithUnitsValue?: {
+                                                                                                                    numeric: number;
+                                                                                                                    units: string;
+                                                                                                                };
+                                                                                                                multiTextValue?: {
+                                                                                                                    values: string[];
+                                                                                                                };
+                                                                                                                moneyValue?: {
+                                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                    amount: string;
+                                                                                                                    /** @description ISO 4217 */
+                                                                                                                    currencyCode: string;
+                                                                                                                };
+                                                                                                                multiObjectValue?: {
+                                                                                                                    items: {
+                                                                                                                        /** @description always empty: values nest at most 5 levels */
+                                                                                                                        properties: {
+                                                                                                                            [key: string]: Record<string, never>;
+                                                                                                                        };
+                                                                                                                    }[];
+                                                                                                                };
+                                                                                                            };
+                                                                                                        };
+                                                                                                    }[];
+                                                                                                };
+                                                                                            };
+                                                                                        };
+                                                                                    }[];
+                                                                                };
+                                                                            };
+                                                                        };
+                                                                    }[];
+                                                                };
+                                                            };
+                                                        };
+                                                    }[];
+                                                };
                                             };
                                         };
                                     }[];
@@ -14576,12 +18039,7 @@ export interface operations {
                                  * @example 2026-11-21T22:13:08.123Z
                                  */
                                 updatedAt: string;
-                                /**
-                                 * Format: date-time
-                                 * @description when this version was last named by a submission; absent before
-                                 * @example 2026-11-21T22:13:08.123Z
-                                 */
-                                submittedAt?: string;
+                                submittedAt: string | null;
                             }[];
                             /**
                              * Format: date-time
@@ -14611,9 +18069,133 @@ export interface operations {
                                 };
                                 multiObjectValue?: {
                                     items: {
+                                        /** @description sub-attribute name → its value */
                                         properties: {
                                             [key: string]: {
-                                                [key: string]: unknown;
+                                                textValue?: string;
+                                                /** @description double */
+                                                numericValue?: number;
+                                                numericWithUnitsValue?: {
+                                                    numeric: number;
+                                                    units: string;
+                                                };
+                                                multiTextValue?: {
+                                                    values: string[];
+                                                };
+                                                moneyValue?: {
+                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                    amount: string;
+                                                    /** @description ISO 4217 */
+                                                    currencyCode: string;
+                                                };
+                                                multiObjectValue?: {
+                                                    items: {
+                                                        /** @description sub-attribute name → its value */
+                                                        properties: {
+                                                            [key: string]: {
+                                                                textValue?: string;
+                                                                /** @description double */
+                                                                numericValue?: number;
+                                                                numericWithUnitsValue?: {
+                                                                    numeric: number;
+                                                                    units: string;
+                                                                };
+                                                                multiTextValue?: {
+                                                                    values: string[];
+                                                                };
+                                                                moneyValue?: {
+                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                    amount: string;
+                                                                    /** @description ISO 4217 */
+                                                                    currencyCode: string;
+                                                                };
+                                                                multiObjectValue?: {
+                                                                    items: {
+                                                                        /** @description sub-attribute name → its value */
+                                                                        properties: {
+                                                                            [key: string]: {
+                                                                                textValue?: string;
+                                                                                /** @description double */
+                                                                                numericValue?: number;
+                                                                                numericWithUnitsValue?: {
+                                                                                    numeric: number;
+                                                                                    units: string;
+                                                                                };
+                                                                                multiTextValue?: {
+                                                                                    values: string[];
+                                                                                };
+                                                                                moneyValue?: {
+                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                    amount: string;
+                                                                                    /** @description ISO 4217 */
+                                                                                    currencyCode: string;
+                                                                                };
+                                                                                multiObjectValue?: {
+                                                                                    items: {
+                                                                                        /** @description sub-attribute name → its value */
+                                                                                        properties: {
+                                                                                            [key: string]: {
+                                                                                                textValue?: string;
+                                                                                                /** @description double */
+                                                                                                numericValue?: number;
+                                                                                                numericWithUnitsValue?: {
+                                                                                                    numeric: number;
+                                                                                                    units: string;
+                                                                                                };
+                                                                                                multiTextValue?: {
+                                                                                                    values: string[];
+                                                                                                };
+                                                                                                moneyValue?: {
+                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                    amount: string;
+                                                                                                    /** @description ISO 4217 */
+                                                                                                    currencyCode: string;
+                                                                                                };
+                                                                                                multiObjectValue?: {
+                                                                                                    items: {
+                                                                                                        /** @description sub-attribute name → its value */
+                                                                                                        properties: {
+                                                                                                            [key: string]: {
+                                                                                                                textValue?: string;
+                                                                                                                /** @description double */
+                                                                                                                numericValue?: number;
+                                                                                                                numericWithUnitsValue?: {
+                                                                                                                    numeric: number;
+                                                                                                                    units: string;
+                                                                                                                };
+                                                                                                                multiTextValue?: {
+                                                                                                                    values: string[];
+                                                                                                                };
+                                                                                                                moneyValue?: {
+                                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                    amount: string;
+                                                                                                                    /** @description ISO 4217 */
+                                                                                                                    currencyCode: string;
+                                                                                                                };
+                                                                                                                multiObjectValue?: {
+                                                                                                                    items: {
+                                                                                                                        /** @description always empty: values nest at most 5 levels */
+                                                                                                                        properties: {
+                                                                                                                            [key: string]: Record<string, never>;
+                                                                                                                        };
+                                                                                                                    }[];
+                                                                                                                };
+                                                                                                            };
+                                                                                                        };
+                                                                                                    }[];
+                                                                                                };
+                                                                                            };
+                                                                                        };
+                                                                                    }[];
+                                                                                };
+                                                                            };
+                                                                        };
+                                                                    }[];
+                                                                };
+                                                            };
+                                                        };
+                                                    }[];
+                                                };
                                             };
                                         };
                                     }[];
@@ -14625,12 +18207,7 @@ export interface operations {
                                  * @example 2026-11-21T22:13:08.123Z
                                  */
                                 updatedAt: string;
-                                /**
-                                 * Format: date-time
-                                 * @description when this version was last named by a submission; absent before
-                                 * @example 2026-11-21T22:13:08.123Z
-                                 */
-                                submittedAt?: string;
+                                submittedAt: string | null;
                             }[];
                             /**
                              * Format: date-time
@@ -14660,9 +18237,133 @@ export interface operations {
                                 };
                                 multiObjectValue?: {
                                     items: {
+                                        /** @description sub-attribute name → its value */
                                         properties: {
                                             [key: string]: {
-                                                [key: string]: unknown;
+                                                textValue?: string;
+                                                /** @description double */
+                                                numericValue?: number;
+                                                numericWithUnitsValue?: {
+                                                    numeric: number;
+                                                    units: string;
+                                                };
+                                                multiTextValue?: {
+                                                    values: string[];
+                                                };
+                                                moneyValue?: {
+                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                    amount: string;
+                                                    /** @description ISO 4217 */
+                                                    currencyCode: string;
+                                                };
+                                                multiObjectValue?: {
+                                                    items: {
+                                                        /** @description sub-attribute name → its value */
+                                                        properties: {
+                                                            [key: string]: {
+                                                                textValue?: string;
+                                                                /** @description double */
+                                                                numericValue?: number;
+                                                                numericWithUnitsValue?: {
+                                                                    numeric: number;
+                                                                    units: string;
+                                                                };
+                                                                multiTextValue?: {
+                                                                    values: string[];
+                                                                };
+                                                                moneyValue?: {
+                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                    amount: string;
+                                                                    /** @description ISO 4217 */
+                                                                    currencyCode: string;
+                                                                };
+                                                                multiObjectValue?: {
+                                                                    items: {
+                                                                        /** @description sub-attribute name → its value */
+                                                                        properties: {
+                                                                            [key: string]: {
+                                                                                textValue?: string;
+                                                                                /** @description double */
+                                                                                numericValue?: number;
+                                                                                numericWithUnitsValue?: {
+                                                                                    numeric: number;
+                                                                                    units: string;
+                                                                                };
+                                                                                multiTextValue?: {
+                                                                                    values: string[];
+                                                                                };
+                                                                                moneyValue?: {
+                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                    amount: string;
+                                                                                    /** @description ISO 4217 */
+                                                                                    currencyCode: string;
+                                                                                };
+                                                                                multiObjectValue?: {
+                                                                                    items: {
+                                                                                        /** @description sub-attribute name → its value */
+                                                                                        properties: {
+                                                                                            [key: string]: {
+                                                                                                textValue?: string;
+                                                                                                /** @description double */
+                                                                                                numericValue?: number;
+                                                                                                numericWithUnitsValue?: {
+                                                                                                    numeric: number;
+                                                                                                    units: string;
+                                                                                                };
+                                                                                                multiTextValue?: {
+                                                                                                    values: string[];
+                                                                                                };
+                                                                                                moneyValue?: {
+                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                    amount: string;
+                                                                                                    /** @description ISO 4217 */
+                                                                                                    currencyCode: string;
+                                                                                                };
+                                                                                                multiObjectValue?: {
+                                                                                                    items: {
+                                                                                                        /** @description sub-attribute name → its value */
+                                                                                                        properties: {
+                                                                                                            [key: string]: {
+                                                                                                                textValue?: string;
+                                                                                                                /** @description double */
+                                                                                                                numericValue?: number;
+                                                                                                                numericWithUnitsValue?: {
+                                                                                                                    numeric: number;
+                                                                                                                    units: string;
+                                                                                                                };
+                                                                                                                multiTextValue?: {
+                                                                                                                    values: string[];
+                                                                                                                };
+                                                                                                                moneyValue?: {
+                                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                    amount: string;
+                                                                                                                    /** @description ISO 4217 */
+                                                                                                                    currencyCode: string;
+                                                                                                                };
+                                                                                                                multiObjectValue?: {
+                                                                                                                    items: {
+                                                                                                                        /** @description always empty: values nest at most 5 levels */
+                                                                                                                        properties: {
+                                                                                                                            [key: string]: Record<string, never>;
+                                                                                                                        };
+                                                                                                                    }[];
+                                                                                                                };
+                                                                                                            };
+                                                                                                        };
+                                                                                                    }[];
+                                                                                                };
+                                                                                            };
+                                                                                        };
+                                                                                    }[];
+                                                                                };
+                                                                            };
+                                                                        };
+                                                                    }[];
+                                                                };
+                                                            };
+                                                        };
+                                                    }[];
+                                                };
                                             };
                                         };
                                     }[];
@@ -14674,12 +18375,7 @@ export interface operations {
                                  * @example 2026-11-21T22:13:08.123Z
                                  */
                                 updatedAt: string;
-                                /**
-                                 * Format: date-time
-                                 * @description when this version was last named by a submission; absent before
-                                 * @example 2026-11-21T22:13:08.123Z
-                                 */
-                                submittedAt?: string;
+                                submittedAt: string | null;
                             }[];
                             /**
                              * Format: date-time
@@ -14709,9 +18405,133 @@ export interface operations {
                                 };
                                 multiObjectValue?: {
                                     items: {
+                                        /** @description sub-attribute name → its value */
                                         properties: {
                                             [key: string]: {
-                                                [key: string]: unknown;
+                                                textValue?: string;
+                                                /** @description double */
+                                                numericValue?: number;
+                                                numericWithUnitsValue?: {
+                                                    numeric: number;
+                                                    units: string;
+                                                };
+                                                multiTextValue?: {
+                                                    values: string[];
+                                                };
+                                                moneyValue?: {
+                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                    amount: string;
+                                                    /** @description ISO 4217 */
+                                                    currencyCode: string;
+                                                };
+                                                multiObjectValue?: {
+                                                    items: {
+                                                        /** @description sub-attribute name → its value */
+                                                        properties: {
+                                                            [key: string]: {
+                                                                textValue?: string;
+                                                                /** @description double */
+                                                                numericValue?: number;
+                                                                numericWithUnitsValue?: {
+                                                                    numeric: number;
+                                                                    units: string;
+                                                                };
+                                                                multiTextValue?: {
+                                                                    values: string[];
+                                                                };
+                                                                moneyValue?: {
+                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                    amount: string;
+                                                                    /** @description ISO 4217 */
+                                                                    currencyCode: string;
+                                                                };
+                                                                multiObjectValue?: {
+                                                                    items: {
+                                                                        /** @description sub-attribute name → its value */
+                                                                        properties: {
+                                                                            [key: string]: {
+                                                                                textValue?: string;
+                                                                                /** @description double */
+                                                                                numericValue?: number;
+                                                                                numericWithUnitsValue?: {
+                                                                                    numeric: number;
+                                                                                    units: string;
+                                                                                };
+                                                                                multiTextValue?: {
+                                                                                    values: string[];
+                                                                                };
+                                                                                moneyValue?: {
+                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                    amount: string;
+                                                                                    /** @description ISO 4217 */
+                                                                                    currencyCode: string;
+                                                                                };
+                                                                                multiObjectValue?: {
+                                                                                    items: {
+                                                                                        /** @description sub-attribute name → its value */
+                                                                                        properties: {
+                                                                                            [key: string]: {
+                                                                                                textValue?: string;
+                                                                                                /** @description double */
+                                                                                                numericValue?: number;
+                                                                                                numericWithUnitsValue?: {
+                                                                                                    numeric: number;
+                                                                                                    units: string;
+                                                                                                };
+                                                                                                multiTextValue?: {
+                                                                                                    values: string[];
+                                                                                                };
+                                                                                                moneyValue?: {
+                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                    amount: string;
+                                                                                                    /** @description ISO 4217 */
+                                                                                                    currencyCode: string;
+                                                                                                };
+                                                                                                multiObjectValue?: {
+                                                                                                    items: {
+                                                                                                        /** @description sub-attribute name → its value */
+                                                                                                        properties: {
+                                                                                                            [key: string]: {
+                                                                                                                textValue?: string;
+                                                                                                                /** @description double */
+                                                                                                                numericValue?: number;
+                                                                                                                numericWithUnitsValue?: {
+                                                                                                                    numeric: number;
+                                                                                                                    units: string;
+                                                                                                                };
+                                                                                                                multiTextValue?: {
+                                                                                                                    values: string[];
+                                                                                                                };
+                                                                                                                moneyValue?: {
+                                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                    amount: string;
+                                                                                                                    /** @description ISO 4217 */
+                                                                                                                    currencyCode: string;
+                                                                                                                };
+                                                                                                                multiObjectValue?: {
+                                                                                                                    items: {
+                                                                                                                        /** @description always empty: values nest at most 5 levels */
+                                                                                                                        properties: {
+                                                                                                                            [key: string]: Record<string, never>;
+                                                                                                                        };
+                                                                                                                    }[];
+                                                                                                                };
+                                                                                                            };
+                                                                                                        };
+                                                                                                    }[];
+                                                                                                };
+                                                                                            };
+                                                                                        };
+                                                                                    }[];
+                                                                                };
+                                                                            };
+                                                                        };
+                                                                    }[];
+                                                                };
+                                                            };
+                                                        };
+                                                    }[];
+                                                };
                                             };
                                         };
                                     }[];
@@ -14723,12 +18543,7 @@ export interface operations {
                                  * @example 2026-11-21T22:13:08.123Z
                                  */
                                 updatedAt: string;
-                                /**
-                                 * Format: date-time
-                                 * @description when this version was last named by a submission; absent before
-                                 * @example 2026-11-21T22:13:08.123Z
-                                 */
-                                submittedAt?: string;
+                                submittedAt: string | null;
                             }[];
                             /**
                              * Format: date-time
@@ -23759,9 +27574,133 @@ export interface operations {
                                 };
                                 multiObjectValue?: {
                                     items: {
+                                        /** @description sub-attribute name → its value */
                                         properties: {
                                             [key: string]: {
-                                                [key: string]: unknown;
+                                                textValue?: string;
+                                                /** @description double */
+                                                numericValue?: number;
+                                                numericWithUnitsValue?: {
+                                                    numeric: number;
+                                                    units: string;
+                                                };
+                                                multiTextValue?: {
+                                                    values: string[];
+                                                };
+                                                moneyValue?: {
+                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                    amount: string;
+                                                    /** @description ISO 4217 */
+                                                    currencyCode: string;
+                                                };
+                                                multiObjectValue?: {
+                                                    items: {
+                                                        /** @description sub-attribute name → its value */
+                                                        properties: {
+                                                            [key: string]: {
+                                                                textValue?: string;
+                                                                /** @description double */
+                                                                numericValue?: number;
+                                                                numericWithUnitsValue?: {
+                                                                    numeric: number;
+                                                                    units: string;
+                                                                };
+                                                                multiTextValue?: {
+                                                                    values: string[];
+                                                                };
+                                                                moneyValue?: {
+                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                    amount: string;
+                                                                    /** @description ISO 4217 */
+                                                                    currencyCode: string;
+                                                                };
+                                                                multiObjectValue?: {
+                                                                    items: {
+                                                                        /** @description sub-attribute name → its value */
+                                                                        properties: {
+                                                                            [key: string]: {
+                                                                                textValue?: string;
+                                                                                /** @description double */
+                                                                                numericValue?: number;
+                                                                                numericWithUnitsValue?: {
+                                                                                    numeric: number;
+                                                                                    units: string;
+                                                                                };
+                                                                                multiTextValue?: {
+                                                                                    values: string[];
+                                                                                };
+                                                                                moneyValue?: {
+                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                    amount: string;
+                                                                                    /** @description ISO 4217 */
+                                                                                    currencyCode: string;
+                                                                                };
+                                                                                multiObjectValue?: {
+                                                                                    items: {
+                                                                                        /** @description sub-attribute name → its value */
+                                                                                        properties: {
+                                                                                            [key: string]: {
+                                                                                                textValue?: string;
+                                                                                                /** @description double */
+                                                                                                numericValue?: number;
+                                                                                                numericWithUnitsValue?: {
+                                                                                                    numeric: number;
+                                                                                                    units: string;
+                                                                                                };
+                                                                                                multiTextValue?: {
+                                                                                                    values: string[];
+                                                                                                };
+                                                                                                moneyValue?: {
+                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                    amount: string;
+                                                                                                    /** @description ISO 4217 */
+                                                                                                    currencyCode: string;
+                                                                                                };
+                                                                                                multiObjectValue?: {
+                                                                                                    items: {
+                                                                                                        /** @description sub-attribute name → its value */
+                                                                                                        properties: {
+                                                                                                            [key: string]: {
+                                                                                                                textValue?: string;
+                                                                                                                /** @description double */
+                                                                                                                numericValue?: number;
+                                                                                                                numericWithUnitsValue?: {
+                                                                                                                    numeric: number;
+                                                                                                                    units: string;
+                                                                                                                };
+                                                                                                                multiTextValue?: {
+                                                                                                                    values: string[];
+                                                                                                                };
+                                                                                                                moneyValue?: {
+                                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                    amount: string;
+                                                                                                                    /** @description ISO 4217 */
+                                                                                                                    currencyCode: string;
+                                                                                                                };
+                                                                                                                multiObjectValue?: {
+                                                                                                                    items: {
+                                                                                                                        /** @description always empty: values nest at most 5 levels */
+                                                                                                                        properties: {
+                                                                                                                            [key: string]: Record<string, never>;
+                                                                                                                        };
+                                                                                                                    }[];
+                                                                                                                };
+                                                                                                            };
+                                                                                                        };
+                                                                                                    }[];
+                                                                                                };
+                                                                                            };
+                                                                                        };
+                                                                                    }[];
+                                                                                };
+                                                                            };
+                                                                        };
+                                                                    }[];
+                                                                };
+                                                            };
+                                                        };
+                                                    }[];
+                                                };
                                             };
                                         };
                                     }[];
@@ -23773,12 +27712,7 @@ export interface operations {
                                  * @example 2026-11-21T22:13:08.123Z
                                  */
                                 updatedAt: string;
-                                /**
-                                 * Format: date-time
-                                 * @description when this version was last named by a submission; absent before
-                                 * @example 2026-11-21T22:13:08.123Z
-                                 */
-                                submittedAt?: string;
+                                submittedAt: string | null;
                             }[];
                             /**
                              * Format: date-time
@@ -23817,6 +27751,7 @@ export interface operations {
                                  * @example 2026-11-21T22:13:08.123Z
                                  */
                                 updatedAt: string;
+                                updatedExternallyAt: string | null;
                             };
                             identifiers: {
                                 enabled: boolean;
@@ -23840,9 +27775,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -23854,12 +27913,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -23889,9 +27943,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -23903,12 +28081,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -23938,9 +28111,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -23952,12 +28249,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -23987,9 +28279,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -24001,12 +28417,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -24155,9 +28566,133 @@ export interface operations {
                                 };
                                 multiObjectValue?: {
                                     items: {
+                                        /** @description sub-attribute name → its value */
                                         properties: {
                                             [key: string]: {
-                                                [key: string]: unknown;
+                                                textValue?: string;
+                                                /** @description double */
+                                                numericValue?: number;
+                                                numericWithUnitsValue?: {
+                                                    numeric: number;
+                                                    units: string;
+                                                };
+                                                multiTextValue?: {
+                                                    values: string[];
+                                                };
+                                                moneyValue?: {
+                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                    amount: string;
+                                                    /** @description ISO 4217 */
+                                                    currencyCode: string;
+                                                };
+                                                multiObjectValue?: {
+                                                    items: {
+                                                        /** @description sub-attribute name → its value */
+                                                        properties: {
+                                                            [key: string]: {
+                                                                textValue?: string;
+                                                                /** @description double */
+                                                                numericValue?: number;
+                                                                numericWithUnitsValue?: {
+                                                                    numeric: number;
+                                                                    units: string;
+                                                                };
+                                                                multiTextValue?: {
+                                                                    values: string[];
+                                                                };
+                                                                moneyValue?: {
+                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                    amount: string;
+                                                                    /** @description ISO 4217 */
+                                                                    currencyCode: string;
+                                                                };
+                                                                multiObjectValue?: {
+                                                                    items: {
+                                                                        /** @description sub-attribute name → its value */
+                                                                        properties: {
+                                                                            [key: string]: {
+                                                                                textValue?: string;
+                                                                                /** @description double */
+                                                                                numericValue?: number;
+                                                                                numericWithUnitsValue?: {
+                                                                                    numeric: number;
+                                                                                    units: string;
+                                                                                };
+                                                                                multiTextValue?: {
+                                                                                    values: string[];
+                                                                                };
+                                                                                moneyValue?: {
+                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                    amount: string;
+                                                                                    /** @description ISO 4217 */
+                                                                                    currencyCode: string;
+                                                                                };
+                                                                                multiObjectValue?: {
+                                                                                    items: {
+                                                                                        /** @description sub-attribute name → its value */
+                                                                                        properties: {
+                                                                                            [key: string]: {
+                                                                                                textValue?: string;
+                                                                                                /** @description double */
+                                                                                                numericValue?: number;
+                                                                                                numericWithUnitsValue?: {
+                                                                                                    numeric: number;
+                                                                                                    units: string;
+                                                                                                };
+                                                                                                multiTextValue?: {
+                                                                                                    values: string[];
+                                                                                                };
+                                                                                                moneyValue?: {
+                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                    amount: string;
+                                                                                                    /** @description ISO 4217 */
+                                                                                                    currencyCode: string;
+                                                                                                };
+                                                                                                multiObjectValue?: {
+                                                                                                    items: {
+                                                                                                        /** @description sub-attribute name → its value */
+                                                                                                        properties: {
+                                                                                                            [key: string]: {
+                                                                                                                textValue?: string;
+                                                                                                                /** @description double */
+                                                                                                                numericValue?: number;
+                                                                                                                numericWithUnitsValue?: {
+                                                                                                                    numeric: number;
+                                                                                                                    units: string;
+                                                                                                                };
+                                                                                                                multiTextValue?: {
+                                                                                                                    values: string[];
+                                                                                                                };
+                                                                                                                moneyValue?: {
+                                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                    amount: string;
+                                                                                                                    /** @description ISO 4217 */
+                                                                                                                    currencyCode: string;
+                                                                                                                };
+                                                                                                                multiObjectValue?: {
+                                                                                                                    items: {
+                                                                                                                        /** @description always empty: values nest at most 5 levels */
+                                                                                                                        properties: {
+                                                                                                                            [key: string]: Record<string, never>;
+                                                                                                                        };
+                                                                                                                    }[];
+                                                                                                                };
+                                                                                                            };
+                                                                                                        };
+                                                                                                    }[];
+                                                                                                };
+                                                                                            };
+                                                                                        };
+                                                                                    }[];
+                                                                                };
+                                                                            };
+                                                                        };
+                                                                    }[];
+                                                                };
+                                                            };
+                                                        };
+                                                    }[];
+                                                };
                                             };
                                         };
                                     }[];
@@ -24169,12 +28704,7 @@ export interface operations {
                                  * @example 2026-11-21T22:13:08.123Z
                                  */
                                 updatedAt: string;
-                                /**
-                                 * Format: date-time
-                                 * @description when this version was last named by a submission; absent before
-                                 * @example 2026-11-21T22:13:08.123Z
-                                 */
-                                submittedAt?: string;
+                                submittedAt: string | null;
                             }[];
                             /**
                              * Format: date-time
@@ -24213,6 +28743,7 @@ export interface operations {
                                  * @example 2026-11-21T22:13:08.123Z
                                  */
                                 updatedAt: string;
+                                updatedExternallyAt: string | null;
                             };
                             identifiers: {
                                 enabled: boolean;
@@ -24236,9 +28767,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -24250,12 +28905,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -24285,9 +28935,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -24299,12 +29073,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -24334,9 +29103,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -24348,12 +29241,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -24383,9 +29271,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -24397,12 +29409,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -24728,9 +29735,133 @@ export interface operations {
                                 };
                                 multiObjectValue?: {
                                     items: {
+                                        /** @description sub-attribute name → its value */
                                         properties: {
                                             [key: string]: {
-                                                [key: string]: unknown;
+                                                textValue?: string;
+                                                /** @description double */
+                                                numericValue?: number;
+                                                numericWithUnitsValue?: {
+                                                    numeric: number;
+                                                    units: string;
+                                                };
+                                                multiTextValue?: {
+                                                    values: string[];
+                                                };
+                                                moneyValue?: {
+                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                    amount: string;
+                                                    /** @description ISO 4217 */
+                                                    currencyCode: string;
+                                                };
+                                                multiObjectValue?: {
+                                                    items: {
+                                                        /** @description sub-attribute name → its value */
+                                                        properties: {
+                                                            [key: string]: {
+                                                                textValue?: string;
+                                                                /** @description double */
+                                                                numericValue?: number;
+                                                                numericWithUnitsValue?: {
+                                                                    numeric: number;
+                                                                    units: string;
+                                                                };
+                                                                multiTextValue?: {
+                                                                    values: string[];
+                                                                };
+                                                                moneyValue?: {
+                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                    amount: string;
+                                                                    /** @description ISO 4217 */
+                                                                    currencyCode: string;
+                                                                };
+                                                                multiObjectValue?: {
+                                                                    items: {
+                                                                        /** @description sub-attribute name → its value */
+                                                                        properties: {
+                                                                            [key: string]: {
+                                                                                textValue?: string;
+                                                                                /** @description double */
+                                                                                numericValue?: number;
+                                                                                numericWithUnitsValue?: {
+                                                                                    numeric: number;
+                                                                                    units: string;
+                                                                                };
+                                                                                multiTextValue?: {
+                                                                                    values: string[];
+                                                                                };
+                                                                                moneyValue?: {
+                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                    amount: string;
+                                                                                    /** @description ISO 4217 */
+                                                                                    currencyCode: string;
+                                                                                };
+                                                                                multiObjectValue?: {
+                                                                                    items: {
+                                                                                        /** @description sub-attribute name → its value */
+                                                                                        properties: {
+                                                                                            [key: string]: {
+                                                                                                textValue?: string;
+                                                                                                /** @description double */
+                                                                                                numericValue?: number;
+                                                                                                numericWithUnitsValue?: {
+                                                                                                    numeric: number;
+                                                                                                    units: string;
+                                                                                                };
+                                                                                                multiTextValue?: {
+                                                                                                    values: string[];
+                                                                                                };
+                                                                                                moneyValue?: {
+                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                    amount: string;
+                                                                                                    /** @description ISO 4217 */
+                                                                                                    currencyCode: string;
+                                                                                                };
+                                                                                                multiObjectValue?: {
+                                                                                                    items: {
+                                                                                                        /** @description sub-attribute name → its value */
+                                                                                                        properties: {
+                                                                                                            [key: string]: {
+                                                                                                                textValue?: string;
+                                                                                                                /** @description double */
+                                                                                                                numericValue?: number;
+                                                                                                                numericWithUnitsValue?: {
+                                                                                                                    numeric: number;
+                                                                                                                    units: string;
+                                                                                                                };
+                                                                                                                multiTextValue?: {
+                                                                                                                    values: string[];
+                                                                                                                };
+                                                                                                                moneyValue?: {
+                                                                                                                    /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                    amount: string;
+                                                                                                                    /** @description ISO 4217 */
+                                                                                                                    currencyCode: string;
+                                                                                                                };
+                                                                                                                multiObjectValue?: {
+                                                                                                                    items: {
+                                                                                                                        /** @description always empty: values nest at most 5 levels */
+                                                                                                                        properties: {
+                                                                                                                            [key: string]: Record<string, never>;
+                                                                                                                        };
+                                                                                                                    }[];
+                                                                                                                };
+                                                                                                            };
+                                                                                                        };
+                                                                                                    }[];
+                                                                                                };
+                                                                                            };
+                                                                                        };
+                                                                                    }[];
+                                                                                };
+                                                                            };
+                                                                        };
+                                                                    }[];
+                                                                };
+                                                            };
+                                                        };
+                                                    }[];
+                                                };
                                             };
                                         };
                                     }[];
@@ -24742,12 +29873,7 @@ export interface operations {
                                  * @example 2026-11-21T22:13:08.123Z
                                  */
                                 updatedAt: string;
-                                /**
-                                 * Format: date-time
-                                 * @description when this version was last named by a submission; absent before
-                                 * @example 2026-11-21T22:13:08.123Z
-                                 */
-                                submittedAt?: string;
+                                submittedAt: string | null;
                             }[];
                             /**
                              * Format: date-time
@@ -24786,6 +29912,7 @@ export interface operations {
                                  * @example 2026-11-21T22:13:08.123Z
                                  */
                                 updatedAt: string;
+                                updatedExternallyAt: string | null;
                             };
                             identifiers: {
                                 enabled: boolean;
@@ -24809,9 +29936,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -24823,12 +30074,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -24858,9 +30104,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -24872,12 +30242,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -24907,9 +30272,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -24921,12 +30410,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
@@ -24956,9 +30440,133 @@ export interface operations {
                                     };
                                     multiObjectValue?: {
                                         items: {
+                                            /** @description sub-attribute name → its value */
                                             properties: {
                                                 [key: string]: {
-                                                    [key: string]: unknown;
+                                                    textValue?: string;
+                                                    /** @description double */
+                                                    numericValue?: number;
+                                                    numericWithUnitsValue?: {
+                                                        numeric: number;
+                                                        units: string;
+                                                    };
+                                                    multiTextValue?: {
+                                                        values: string[];
+                                                    };
+                                                    moneyValue?: {
+                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                        amount: string;
+                                                        /** @description ISO 4217 */
+                                                        currencyCode: string;
+                                                    };
+                                                    multiObjectValue?: {
+                                                        items: {
+                                                            /** @description sub-attribute name → its value */
+                                                            properties: {
+                                                                [key: string]: {
+                                                                    textValue?: string;
+                                                                    /** @description double */
+                                                                    numericValue?: number;
+                                                                    numericWithUnitsValue?: {
+                                                                        numeric: number;
+                                                                        units: string;
+                                                                    };
+                                                                    multiTextValue?: {
+                                                                        values: string[];
+                                                                    };
+                                                                    moneyValue?: {
+                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                        amount: string;
+                                                                        /** @description ISO 4217 */
+                                                                        currencyCode: string;
+                                                                    };
+                                                                    multiObjectValue?: {
+                                                                        items: {
+                                                                            /** @description sub-attribute name → its value */
+                                                                            properties: {
+                                                                                [key: string]: {
+                                                                                    textValue?: string;
+                                                                                    /** @description double */
+                                                                                    numericValue?: number;
+                                                                                    numericWithUnitsValue?: {
+                                                                                        numeric: number;
+                                                                                        units: string;
+                                                                                    };
+                                                                                    multiTextValue?: {
+                                                                                        values: string[];
+                                                                                    };
+                                                                                    moneyValue?: {
+                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                        amount: string;
+                                                                                        /** @description ISO 4217 */
+                                                                                        currencyCode: string;
+                                                                                    };
+                                                                                    multiObjectValue?: {
+                                                                                        items: {
+                                                                                            /** @description sub-attribute name → its value */
+                                                                                            properties: {
+                                                                                                [key: string]: {
+                                                                                                    textValue?: string;
+                                                                                                    /** @description double */
+                                                                                                    numericValue?: number;
+                                                                                                    numericWithUnitsValue?: {
+                                                                                                        numeric: number;
+                                                                                                        units: string;
+                                                                                                    };
+                                                                                                    multiTextValue?: {
+                                                                                                        values: string[];
+                                                                                                    };
+                                                                                                    moneyValue?: {
+                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                        amount: string;
+                                                                                                        /** @description ISO 4217 */
+                                                                                                        currencyCode: string;
+                                                                                                    };
+                                                                                                    multiObjectValue?: {
+                                                                                                        items: {
+                                                                                                            /** @description sub-attribute name → its value */
+                                                                                                            properties: {
+                                                                                                                [key: string]: {
+                                                                                                                    textValue?: string;
+                                                                                                                    /** @description double */
+                                                                                                                    numericValue?: number;
+                                                                                                                    numericWithUnitsValue?: {
+                                                                                                                        numeric: number;
+                                                                                                                        units: string;
+                                                                                                                    };
+                                                                                                                    multiTextValue?: {
+                                                                                                                        values: string[];
+                                                                                                                    };
+                                                                                                                    moneyValue?: {
+                                                                                                                        /** @description decimal string with at least two decimals ("12.50"), more only when the value has more; negative for a credit */
+                                                                                                                        amount: string;
+                                                                                                                        /** @description ISO 4217 */
+                                                                                                                        currencyCode: string;
+                                                                                                                    };
+                                                                                                                    multiObjectValue?: {
+                                                                                                                        items: {
+                                                                                                                            /** @description always empty: values nest at most 5 levels */
+                                                                                                                            properties: {
+                                                                                                                                [key: string]: Record<string, never>;
+                                                                                                                            };
+                                                                                                                        }[];
+                                                                                                                    };
+                                                                                                                };
+                                                                                                            };
+                                                                                                        }[];
+                                                                                                    };
+                                                                                                };
+                                                                                            };
+                                                                                        }[];
+                                                                                    };
+                                                                                };
+                                                                            };
+                                                                        }[];
+                                                                    };
+                                                                };
+                                                            };
+                                                        }[];
+                                                    };
                                                 };
                                             };
                                         }[];
@@ -24970,12 +30578,7 @@ export interface operations {
                                      * @example 2026-11-21T22:13:08.123Z
                                      */
                                     updatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description when this version was last named by a submission; absent before
-                                     * @example 2026-11-21T22:13:08.123Z
-                                     */
-                                    submittedAt?: string;
+                                    submittedAt: string | null;
                                 }[];
                                 /**
                                  * Format: date-time
