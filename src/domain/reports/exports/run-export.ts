@@ -8,6 +8,7 @@ import { compileExportFilter } from './export-filter.js';
 import { EXPORT_PAGE_SIZE_POSTGRES, exportFormat, type ExportFormat, type ExportSource, type RowSink } from './export-format.js';
 import { inventoryExportSource } from './inventory-export.js';
 import { productExportSource } from './product-export.js';
+import { openXlsxSink } from './xlsx-sink.js';
 
 /** What an export produced; the report job records it on the report (COMPLETE) in one transaction. */
 export interface ExportOutcome {
@@ -35,11 +36,9 @@ async function openSource(deps: Deps, report: ReportRow, options: ReportOptions,
   return exportType === 'Inventory' ? inventoryExportSource(deps.db.db, input) : productExportSource(deps.db.db, input);
 }
 
-async function openSink(format: ExportFormat, source: ExportSource, includeHeader: boolean): Promise<RowSink> {
+function openSink(format: ExportFormat, source: ExportSource, includeHeader: boolean): RowSink {
   const header = includeHeader ? source.columns : null;
   if (format.kind !== 'xlsx') return openCsvSink(format.delimiter, header);
-  // exceljs weighs about 28 MB once loaded: only a process that writes a workbook pays for it.
-  const { openXlsxSink } = await import('./xlsx-sink.js');
   return openXlsxSink({ sheetName: source.sheetName, header });
 }
 
@@ -65,7 +64,7 @@ export async function produceExport(
   const accountId = report.account_id;
   const format = exportFormat(report.id, options);
   const source = await openSource(deps, report, options, produceOptions.pageSize);
-  const sink = await openSink(format, source, options.includeHeader !== false);
+  const sink = openSink(format, source, options.includeHeader !== false);
 
   // The store reads the sink while rows are written; if the store fails first, aborting the sink makes
   // the waiting writer fail too instead of waiting for a reader that is gone.

@@ -1,11 +1,28 @@
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
-import { BytePipe } from './byte-pipe.js';
-import type { Cell, RowSink } from './export-format.js';
+import { ZipWriter } from '../../../lib/zip-writer.js';
+import { BytePipe, PipeClosedError } from './byte-pipe.js';
+import type { RowSink } from './export-format.js';
+import {
+  columnName,
+  contentTypesXml,
+  ROOT_RELS_XML,
+  rowXml,
+  SHEET_END,
+  SHEET_START,
+  sheetPath,
+  STYLES_XML,
+  workbookRelsXml,
+  workbookXml,
+} from './xlsx-parts.js';
 
-/** Excel's limits: rows per sheet, characters per cell. */
+export { XLSX_MAX_CELL_CHARS } from './xlsx-parts.js';
+
+/** Excel's limit of rows per sheet. */
 export const XLSX_MAX_ROWS = 1_048_576;
-export const XLSX_MAX_CELL_CHARS = 32_767;
+/**
+ * A sheet's XML must stay under 4 GiB (the zip writer has no zip64); a sheet whose rows are very long (a
+ * million products with long descriptions) continues on the next sheet before that, like a full one.
+ */
+const MAX_SHEET_BYTES = 3.5 * 2 ** 30;
 
 export interface XlsxSinkOptions {
   sheetName: string;
@@ -13,129 +30,96 @@ export interface XlsxSinkOptions {
   header: readonly string[] | null;
   /** Rows per sheet before the next sheet starts (Excel's limit; tests lower it). */
   maxRowsPerSheet?: number;
-}
-
-function xlsxValue(cell: Cell): ExcelJS.CellValue {
-  // A string is always a string cell: exceljs makes a formula only from {formula}, so "=SUM(A1)" or
-  // "+1" stays the text it is. Longer text than a cell holds would make Excel refuse the workbook.
-  if (typeof cell === 'string' && cell.length > XLSX_MAX_CELL_CHARS) {
-    // Never cut between the two halves of a surrogate pair (a lone half is not valid XML text).
-    const end = /[\uD800-\uDBFF]/.test(cell.charAt(XLSX_MAX_CELL_CHARS - 1)) ? XLSX_MAX_CELL_CHARS - 1 : XLSX_MAX_CELL_CHARS;
-    return cell.slice(0, end);
-  }
-  return cell;
-}
-
-/** The writable side of the stream archiver reads a sheet's XML from (a readable-stream 2 PassThrough). */
-interface ZipInput {
-  _writableState?: { needDrain?: unknown };
-  once(event: 'drain', listener: () => void): unknown;
-  removeListener(event: 'drain', listener: () => void): unknown;
-}
-
-function isZipInput(value: unknown): value is ZipInput {
-  const candidate = value as Partial<ZipInput> | null;
-  return typeof candidate?.once === 'function' && typeof candidate.removeListener === 'function' && typeof candidate._writableState === 'object';
+  /** Bytes of sheet XML before the next sheet starts (under the zip's 4 GiB; tests lower it). */
+  maxSheetBytes?: number;
 }
 
 /**
- * Waits until the zip has taken in the rows written so far. exceljs 4.4 writes a sheet's XML into a StreamBuf
- * that ignores backpressure, and archiver compresses it only as zlib callbacks come back; with a row source
- * that never yields to the event loop (better-sqlite3 answers synchronously) the whole sheet piles up in
- * memory before any of it is compressed (measured with 100,000 products: memory grew to 95 MB; with this
- * wait it stays at 33 MB, close to the CSV export's 25 MB). StreamBuf pipes into a PassThrough that
- * archiver reads (`pipes`), whose writable side reports needDrain while the zip lags behind. These are
- * internals, so they are looked up defensively: when they are not found, one turn of the event loop is all
- * this waits (the test of the sink's streaming then fails). The file store stopping ends the wait too.
- */
-async function zipCaughtUp(sheet: ExcelJS.Worksheet, pipe: BytePipe): Promise<void> {
-  if (pipe.stream.destroyed) return;
-  const input = (sheet as unknown as { stream?: { pipes?: unknown[] } }).stream?.pipes?.[0];
-  if (!isZipInput(input) || input._writableState?.needDrain !== true) {
-    await new Promise((resolve) => setImmediate(resolve));
-    return;
-  }
-  await new Promise<void>((resolve) => {
-    const done = () => {
-      input.removeListener('drain', done);
-      pipe.stream.off('close', done);
-      resolve();
-    };
-    input.once('drain', done);
-    pipe.stream.once('close', done);
-  });
-}
-
-/**
- * An .xlsx workbook written with exceljs's streaming writer: each row is committed as it comes, the zip is
- * built as the store reads it, and strings are inline (no shared-string table held in memory). A sheet holds
- * at most Excel's 1,048,576 rows; a larger export continues on "<name> 2", "<name> 3", … with the header again.
+ * An .xlsx workbook written as it goes: each page of rows becomes worksheet XML, deflated into the zip (by
+ * zlib, off the event loop) and handed to the file store before the next page is taken, so memory holds a
+ * page and zlib's buffers whatever the size of the export. Strings are inline (no shared-string table).
+ * A sheet holds at most Excel's 1,048,576 rows (and 3.5 GiB of XML); a larger export continues on "<name> 2",
+ * "<name> 3", … with the header again. The sheet parts come first and the workbook parts (which list the
+ * sheets) last: a zip's central directory, not the order of its parts, is what readers go by. Measured against
+ * exceljs's streaming writer, which this replaces (bench/xlsx-writer.ts, bench/RESULTS.md).
  */
 export function openXlsxSink(options: XlsxSinkOptions): RowSink {
   const pipe = new BytePipe();
+  const zip = new ZipWriter((bytes) => pipe.write(bytes));
   const maxRows = options.maxRowsPerSheet ?? XLSX_MAX_ROWS;
-  // The zip goes to the file store through a pump of our own rather than straight into the pipe, so that
-  // an export stopped half-way can end the pipe cleanly (close) while archiver still holds unwritten parts.
-  const zipOut = new PassThrough();
-  zipOut.on('error', () => undefined);
-  let closing = false;
-  const pumped = (async () => {
-    try {
-      for await (const chunk of zipOut) await pipe.write(chunk as Buffer);
-    } catch (error) {
-      if (!closing) throw error;
-    }
-  })();
-  // Observed by finish() and close(); a store that stopped reading reaches the writer through the pipe.
-  pumped.catch(() => undefined);
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: zipOut, useStyles: false, useSharedStrings: false });
-  let sheets = 0;
-  let sheet: ExcelJS.Worksheet | null = null;
+  const maxBytes = options.maxSheetBytes ?? MAX_SHEET_BYTES;
+  const sheetNames: string[] = [];
   let rowsInSheet = 0;
+  // Column references ("A", "B", …) are worked out once, not per cell.
+  const columns: string[] = [];
+  const refs = (count: number) => {
+    while (columns.length < count) columns.push(columnName(columns.length));
+    return columns;
+  };
 
-  function startSheet(): ExcelJS.Worksheet {
-    sheets++;
-    const next = workbook.addWorksheet(sheets === 1 ? options.sheetName : `${options.sheetName} ${sheets}`);
+  async function startSheet(): Promise<void> {
+    if (sheetNames.length > 0) await zip.write(SHEET_END);
+    sheetNames.push(sheetNames.length === 0 ? options.sheetName : `${options.sheetName} ${sheetNames.length + 1}`);
+    await zip.startEntry(sheetPath(sheetNames.length));
     rowsInSheet = 0;
-    if (options.header) {
-      next.addRow(options.header.map(xlsxValue)).commit();
-      rowsInSheet++;
+    let xml = SHEET_START;
+    if (options.header) xml += rowXml(++rowsInSheet, options.header, refs(options.header.length));
+    await zip.write(xml);
+  }
+
+  /** A write stopped by abort() (the store stopped reading) fails as the pipe's, whatever zlib said. */
+  async function guarded(work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      throw pipe.stream.destroyed ? new PipeClosedError() : error;
     }
-    return next;
+  }
+
+  async function write(rows: Parameters<RowSink['writeRows']>[0]): Promise<void> {
+    let xml = '';
+    for (const row of rows) {
+      // xml.length counts UTF-16 units, each at most 3 bytes of UTF-8: a bound, without encoding the text twice.
+      if (sheetNames.length === 0 || rowsInSheet >= maxRows || zip.entryBytes + 3 * xml.length >= maxBytes) {
+        if (xml) await zip.write(xml);
+        xml = '';
+        await startSheet();
+      }
+      xml += rowXml(++rowsInSheet, row, refs(row.length));
+    }
+    if (xml) await zip.write(xml);
+    await pipe.caughtUp();
+  }
+
+  async function finish(): Promise<void> {
+    // A workbook needs a sheet even when the export has no rows and no header.
+    if (sheetNames.length === 0) await startSheet();
+    await zip.write(SHEET_END);
+    const parts: [string, string][] = [
+      ['xl/workbook.xml', workbookXml(sheetNames)],
+      ['xl/_rels/workbook.xml.rels', workbookRelsXml(sheetNames.length)],
+      ['xl/styles.xml', STYLES_XML],
+      ['_rels/.rels', ROOT_RELS_XML],
+      ['[Content_Types].xml', contentTypesXml(sheetNames.length)],
+    ];
+    for (const [name, xml] of parts) {
+      await zip.startEntry(name);
+      await zip.write(xml);
+    }
+    await zip.finish();
+    pipe.end();
   }
 
   return {
     bytes: pipe.stream,
-    async writeRows(rows) {
-      for (const row of rows) {
-        if (sheet === null) sheet = startSheet();
-        else if (rowsInSheet >= maxRows) {
-          sheet.commit();
-          sheet = startSheet();
-        }
-        sheet.addRow(row.map(xlsxValue)).commit();
-        rowsInSheet++;
-      }
-      if (sheet) await zipCaughtUp(sheet, pipe);
-      await pipe.caughtUp();
-    },
-    async finish() {
-      // A workbook needs a sheet even when the export has no rows and no header.
-      if (sheet === null) sheet = startSheet();
-      sheet.commit();
-      await workbook.commit();
-      await pumped;
-      pipe.end();
-    },
+    writeRows: (rows) => guarded(() => write(rows)),
+    finish: () => guarded(finish),
     async close() {
-      closing = true;
-      zipOut.destroy();
-      await pumped.catch(() => undefined);
+      zip.destroy();
       pipe.end();
     },
     abort(reason) {
-      closing = true;
-      zipOut.destroy();
+      zip.destroy();
       pipe.abort(reason);
     },
   };
