@@ -638,6 +638,31 @@ export interface OrderRouteKitComponentsTable {
   reserved_quantity: number;
 }
 
+/** A storefront's channel inventory rules (migration 037; resolutions §9): no row = the defaults. */
+export interface StorefrontInventoryRulesTable {
+  account_id: number;
+  storefront_id: number;
+  /** JSON array of warehouse ids; null = every seller warehouse that is not channel-fulfilled. */
+  warehouse_ids: string | null;
+  percent: number;
+  safety_quantity: number;
+  max_quantity: number | null;
+  fixed_quantity: number | null;
+  updated_at: string;
+  /** Checkpoint of the propagation job: the last variant id moved to these rules; null when all are. */
+  apply_after_variant_id: number | null;
+}
+
+/** A per-SKU override of a storefront's inventory rules (migration 037). */
+export interface StorefrontInventoryRuleOverridesTable {
+  account_id: number;
+  storefront_id: number;
+  product_id: number;
+  sku: string;
+  /** JSON of the fields the override sets (ChannelRuleOverride); a field left out follows the storefront. */
+  fields: string;
+}
+
 /** Integration-level settings of a storefront (migration 008): JSON object of string → string. */
 export interface StorefrontSettingsTable {
   account_id: number;
@@ -1108,6 +1133,8 @@ export interface Database {
   callback_attempts: CallbackAttemptsTable;
   storefront_status_checks: StorefrontStatusChecksTable;
   sandbox_partner_apps: SandboxPartnerAppsTable;
+  storefront_inventory_rules: StorefrontInventoryRulesTable;
+  storefront_inventory_rule_overrides: StorefrontInventoryRuleOverridesTable;
   sandbox_partner_calls: SandboxPartnerCallsTable;
   installations: InstallationsTable;
   warehouse_mappings: WarehouseMappingsTable;

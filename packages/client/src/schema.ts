@@ -1742,6 +1742,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/accounts/{accountId}/storefronts/{storefrontId}/inventory-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A storefront's inventory rules
+         * @description How much of the seller’s own stock a storefront is told to list (resolutions §9): for each variant, the available units of `warehouseIds` summed; a `fixedQuantity` is listed as it is; else `percent` of them, rounded down, 0 when at or under `safetyQuantity`, at most `maxQuantity`. Per-SKU overrides replace fields one by one. Channel-fulfilled stock is not ruled. Orders are never refused by rules.
+         */
+        get: operations["listAccountStorefrontInventoryRules"];
+        /**
+         * Replace a storefront's inventory rules
+         * @description How much of the seller’s own stock a storefront is told to list (resolutions §9): for each variant, the available units of `warehouseIds` summed; a `fixedQuantity` is listed as it is; else `percent` of them, rounded down, 0 when at or under `safetyQuantity`, at most `maxQuantity`. Per-SKU overrides replace fields one by one. Channel-fulfilled stock is not ruled. Orders are never refused by rules. Replaces the whole set: fields left out take their defaults and overrides left out go (an empty body resets). One bad value refuses the whole change (400 naming the field).
+         */
+        put: operations["setAccountStorefrontInventoryRule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/accounts/{accountId}/users": {
         parameters: {
             query?: never;
@@ -21338,6 +21362,237 @@ export interface operations {
             };
             /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description the body has a Content-Type this route does not take (JSON routes take application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description service error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    listAccountStorefrontInventoryRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description account id
+                 * @example 1
+                 */
+                accountId: number;
+                /**
+                 * @description storefront id (its SALES_CHANNEL installation)
+                 * @example 1
+                 */
+                storefrontId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        storefrontId: number;
+                        /** @description the defaults resolved when none were set */
+                        warehouseIds: number[];
+                        percent: number;
+                        safetyQuantity: number;
+                        maxQuantity: number | null;
+                        fixedQuantity: number | null;
+                        skuOverrides: {
+                            sku: string;
+                            warehouseIds?: number[] | null;
+                            percent?: number;
+                            safetyQuantity?: number;
+                            maxQuantity?: number | null;
+                            fixedQuantity?: number | null;
+                        }[];
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description invalid input; errorMessages lists each problem */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description no such account, app, installation, warehouse or token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description service error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    setAccountStorefrontInventoryRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description account id
+                 * @example 1
+                 */
+                accountId: number;
+                /**
+                 * @description storefront id (its SALES_CHANNEL installation)
+                 * @example 1
+                 */
+                storefrontId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "percent": 80,
+                 *       "safetyQuantity": 2,
+                 *       "maxQuantity": 50,
+                 *       "skuOverrides": [
+                 *         {
+                 *           "sku": "MUG-RED",
+                 *           "fixedQuantity": 10
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    warehouseIds?: number[] | null;
+                    /** @description 1–100: the share of available units listed, rounded down (default 100) */
+                    percent?: number;
+                    /** @description at or under it the channel sees 0 (default 0) */
+                    safetyQuantity?: number;
+                    maxQuantity?: number | null;
+                    fixedQuantity?: number | null;
+                    /** @description per-SKU exceptions (at most 5000); each SKU once, from the catalog */
+                    skuOverrides?: {
+                        sku: string;
+                        warehouseIds?: number[] | null;
+                        /** @description 1–100: the share of available units listed, rounded down (default 100) */
+                        percent?: number;
+                        /** @description at or under it the channel sees 0 (default 0) */
+                        safetyQuantity?: number;
+                        maxQuantity?: number | null;
+                        fixedQuantity?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        storefrontId: number;
+                        /** @description the defaults resolved when none were set */
+                        warehouseIds: number[];
+                        percent: number;
+                        safetyQuantity: number;
+                        maxQuantity: number | null;
+                        fixedQuantity: number | null;
+                        skuOverrides: {
+                            sku: string;
+                            warehouseIds?: number[] | null;
+                            percent?: number;
+                            safetyQuantity?: number;
+                            maxQuantity?: number | null;
+                            fixedQuantity?: number | null;
+                        }[];
+                        updatedAt: string | null;
+                    };
+                };
+            };
+            /** @description invalid input; errorMessages lists each problem */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description no such account, app, installation, warehouse or token */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -37,6 +37,7 @@ import * as m033 from './033_order_day_figures.js';
 import * as m034 from './034_product_search.js';
 import * as m035 from './035_sandbox_partner.js';
 import * as m036 from './036_product_sku_prefix.js';
+import * as m037 from './037_channel_inventory_rules.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -97,6 +98,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '034_product_search': m034,
   '035_sandbox_partner': m035,
   '036_product_sku_prefix': m036,
+  '037_channel_inventory_rules': m037,
 };
 
 function contextFor(dialect: Dialect, log: MigrationLog): MigrationContext {

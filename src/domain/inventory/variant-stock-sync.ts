@@ -1,6 +1,8 @@
 import type { Db } from '../../db/tx.js';
 import { emitNudge, nudgeSubscribers } from '../callbacks/nudges.js';
 import { lockProductVariants, recordVariantStock, type VariantStockSnapshot } from '../listings/variant-stock.js';
+import { ruledQuantity, type ChannelRuleFields, type ChannelRuleOverride } from './channel-rules.js';
+import { loadStockRules, nextRulesStep, recordRulesStep, type StockRules } from './channel-rules-store.js';
 
 /**
  * Keeps the stock copy on listing variants current (LISTINGS.md "Data model"). Called in the transaction
@@ -35,6 +37,43 @@ export function stockSnapshot(rows: WarehouseStock[]): VariantStockSnapshot {
   return { merchantQuantity, storefrontQuantity, warehouseQuantities };
 }
 
+/** The storefront's rule with the product's override applied field by field (ruleForSku's merge, by product). */
+function withOverride(rule: ChannelRuleFields, override: ChannelRuleOverride | undefined): ChannelRuleFields {
+  if (!override) return rule;
+  return {
+    warehouseIds: override.warehouseIds !== undefined ? override.warehouseIds : rule.warehouseIds,
+    percent: override.percent ?? rule.percent,
+    safetyQuantity: override.safetyQuantity ?? rule.safetyQuantity,
+    maxQuantity: override.maxQuantity !== undefined ? override.maxQuantity : rule.maxQuantity,
+    fixedQuantity: override.fixedQuantity !== undefined ? override.fixedQuantity : rule.fixedQuantity,
+  };
+}
+
+/**
+ * The snapshot one storefront with rules gets (resolutions §9): the merchant quantity and its per-warehouse
+ * split from ruledQuantity over the rule's warehouses; channel-fulfilled stock as it is.
+ */
+export function ruledSnapshot(rows: WarehouseStock[], rule: ChannelRuleFields, defaultWarehouses: readonly number[]): VariantStockSnapshot {
+  const plain = stockSnapshot(rows);
+  const feeding = rule.warehouseIds ?? defaultWarehouses;
+  const eligible = new Set(feeding);
+  const stock = rows.filter((r) => !r.channelFulfilled && eligible.has(r.warehouseId)).map((r) => ({ warehouseId: r.warehouseId, available: r.available }));
+  const ruled = ruledQuantity(rule, stock, feeding.length > 0 ? Math.min(...feeding) : null);
+  return { merchantQuantity: ruled.quantity, storefrontQuantity: plain.storefrontQuantity, warehouseQuantities: ruled.warehouses };
+}
+
+/** Writes one product's snapshots: the plain one on storefronts without rules, a ruled one on each with rules. */
+async function recordProductStock(tx: Db, accountId: number, productId: number, stock: WarehouseStock[], rules: StockRules | null, now: Date): Promise<number> {
+  if (rules === null) return recordVariantStock(tx, accountId, productId, stockSnapshot(stock), now);
+  const ruledStorefronts = [...rules.storefronts.keys()];
+  let changed = await recordVariantStock(tx, accountId, productId, stockSnapshot(stock), now, { exceptStorefronts: ruledStorefronts });
+  for (const [storefrontId, rule] of rules.storefronts) {
+    const snapshot = ruledSnapshot(stock, withOverride(rule, rules.overrides.get(`${storefrontId}:${productId}`)), rules.defaultWarehouses);
+    changed += await recordVariantStock(tx, accountId, productId, snapshot, now, { storefrontId });
+  }
+  return changed;
+}
+
 /** Recomputes the snapshot of each listed product and writes it onto its variants; unlisted ones cost one indexed lookup. */
 export async function refreshVariantStock(tx: Db, accountId: number, productIds: readonly number[], now: Date): Promise<void> {
   // Lock first, read after: see lockProductVariants (a parallel change of another warehouse is not lost).
@@ -55,9 +94,10 @@ export async function refreshVariantStock(tx: Db, accountId: number, productIds:
       channelFulfilled: Number(r.channel_fulfilled) === 1,
     });
   }
+  const rules = await loadStockRules(tx, accountId, listed);
   const changed: number[] = [];
   for (const [productId, stock] of byProduct) {
-    if ((await recordVariantStock(tx, accountId, productId, stockSnapshot(stock), now)) > 0) changed.push(productId);
+    if ((await recordProductStock(tx, accountId, productId, stock, rules, now)) > 0) changed.push(productId);
   }
   if (changed.length > 0) await nudgeInventoryChanged(tx, accountId, changed, now);
 }
@@ -84,4 +124,18 @@ async function nudgeInventoryChanged(tx: Db, accountId: number, productIds: numb
       now,
     );
   }
+}
+
+/**
+ * One step of moving a storefront's variants to its current inventory rules (after a change of them): the
+ * next RULES_STEP_VARIANTS variants from the checkpoint get their stock copy recomputed (only those whose
+ * ruled quantity changed move, so the polls and drift report exactly them), then the checkpoint advances.
+ * Answers whether steps remain. Run in a short transaction per step by the propagation job.
+ */
+export async function applyChannelRulesStep(tx: Db, accountId: number, storefrontId: number, now: Date): Promise<boolean> {
+  const step = await nextRulesStep(tx, accountId, storefrontId);
+  if (step === null) return false;
+  if (step.productIds.length > 0) await refreshVariantStock(tx, accountId, step.productIds, now);
+  await recordRulesStep(tx, accountId, storefrontId, step.from, step.lastVariantId);
+  return true;
 }

@@ -27,7 +27,7 @@ export function warehouseQuantitiesJson(snapshot: VariantStockSnapshot): string 
 }
 
 /**
- * Writes the snapshot onto every variant of the product (any storefront) with ONE UPDATE. Only variants
+ * Writes the snapshot onto every variant of the product (any storefront, or those `storefronts` names) with ONE UPDATE. Only variants
  * whose copy differs are touched: their inventory_updated_at moves to now (the inventory poll keyset);
  * intended_changed_at moves only when merchant + storefront (the quantity the service intends to send)
  * changes, which is what stableFor measures; drifting is recomputed against the last quantity sent.
@@ -40,6 +40,8 @@ export async function recordVariantStock(
   productId: number,
   snapshot: VariantStockSnapshot,
   now: Date,
+  /** Which storefronts' variants (default: all): one, or all but some (those with inventory rules of their own). */
+  storefronts: { storefrontId: number } | { exceptStorefronts: number[] } | null = null,
 ): Promise<number> {
   const iso = now.toISOString();
   const merchant = snapshot.merchantQuantity;
@@ -58,6 +60,10 @@ export async function recordVariantStock(
     }))
     .where('account_id', '=', accountId)
     .where('product_id', '=', productId)
+    .$if(storefronts !== null && 'storefrontId' in storefronts, (qb) => qb.where('storefront_id', '=', (storefronts as { storefrontId: number }).storefrontId))
+    .$if(storefronts !== null && 'exceptStorefronts' in storefronts && storefronts.exceptStorefronts.length > 0, (qb) =>
+      qb.where('storefront_id', 'not in', (storefronts as { exceptStorefronts: number[] }).exceptStorefronts),
+    )
     .where((eb) =>
       eb.or([eb('merchant_quantity', '<>', merchant), eb('storefront_quantity', '<>', storefront), eb('warehouse_quantities', '<>', warehouses)]),
     )

@@ -11,6 +11,7 @@ import { registerGetApp } from './get-app.js';
 import { registerUpdateAccount } from './update-account.js';
 import { registerUpdateApp } from './update-app.js';
 import { registerAdminInboundReceiveRoutes } from './inbound/index.js';
+import { registerAdminInventoryRuleRoutes } from './inventory-rules/index.js';
 import { registerAdminImportTemplateRoutes } from './import-templates/index.js';
 import { registerInstallApp } from './install-app.js';
 import { registerAdminIngestionRoutes } from './ingestions/index.js';
@@ -38,6 +39,7 @@ import { registerAdminVendorRoutes } from './vendors/index.js';
  */
 export function registerAdminRoutes(app: App, deps: Deps): void {
   registerCreateAccount(app, deps);
+  registerAdminInventoryRuleRoutes(app, deps);
   registerAdminUserRoutes(app, deps);
   registerListAccounts(app, deps);
   registerGetAccount(app, deps);
