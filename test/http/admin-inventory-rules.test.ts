@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { withTx } from '../../src/db/tx.js';
 import { createWarehouse } from '../../src/domain/accounts/warehouses.js';
+import { RULES_STEP_VARIANTS } from '../../src/domain/inventory/channel-rules-store.js';
 import { applyChannelRulesStep } from '../../src/domain/inventory/variant-stock-sync.js';
 import type { VariantView } from '../../src/domain/listings/model.js';
 import { manualClock } from '../../src/lib/clock.js';
@@ -247,12 +248,12 @@ describe('channel inventory rules: the background move in bounded steps', () => 
   });
   after(async () => t.close());
 
-  it('moves 200 variants per step from its checkpoint; a change mid-way starts over with the new rules; a rerun finishes', async () => {
+  it('moves RULES_STEP_VARIANTS variants per step from its checkpoint; a change mid-way starts over with the new rules; a rerun finishes', async () => {
     const step = () => withTx(t.deps.db.db, (tx) => applyChannelRulesStep(tx, seed.accountId, seed.channel.installationId, t.deps.clock.now()));
     await put({ fixedQuantity: 3 });
     assert.deepEqual(await merchantQuantities(), { 0: 450 }, 'nothing moves inside the request');
     assert.equal(await step(), true);
-    assert.deepEqual(await merchantQuantities(), { 0: 250, 3: 200 });
+    assert.deepEqual(await merchantQuantities(), { 0: 450 - RULES_STEP_VARIANTS, 3: RULES_STEP_VARIANTS });
     // The seller changes the rules while the move is half done: the checkpoint goes back to the start.
     await put({ fixedQuantity: 4 });
     // The queued job (a second one was not added while the first waits) reads the latest rules.

@@ -35,6 +35,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('fields', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('storefront_inventory_rule_overrides_pk', ['account_id', 'storefront_id', 'product_id'])
     .execute();
+  // The move to changed rules walks a storefront's variants by id from its checkpoint.
+  await db.schema.createIndex('listing_variants_storefront_id').on('listing_variants').columns(['account_id', 'storefront_id', 'id']).execute();
   // A product's overrides in every storefront (the stock path), and a storefront's in SKU order (the API).
   await db.schema.createIndex('storefront_inventory_rule_overrides_product').on('storefront_inventory_rule_overrides').columns(['account_id', 'product_id']).execute();
   await db.schema.createIndex('storefront_inventory_rule_overrides_sku').on('storefront_inventory_rule_overrides').columns(['account_id', 'storefront_id', 'sku']).execute();

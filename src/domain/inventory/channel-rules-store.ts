@@ -281,7 +281,7 @@ export async function loadStockRules(db: Db, accountId: number, productIds: read
 }
 
 /** Variants moved to new rules per step of the propagation (each step one short transaction). */
-export const RULES_STEP_VARIANTS = 200;
+export const RULES_STEP_VARIANTS = 100;
 
 /**
  * The next products of a storefront whose variants have not been moved to its current rules, from the

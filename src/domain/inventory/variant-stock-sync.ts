@@ -62,8 +62,24 @@ export function ruledSnapshot(rows: WarehouseStock[], rule: ChannelRuleFields, d
   return { merchantQuantity: ruled.quantity, storefrontQuantity: plain.storefrontQuantity, warehouseQuantities: ruled.warehouses };
 }
 
-/** Writes one product's snapshots: the plain one on storefronts without rules, a ruled one on each with rules. */
-async function recordProductStock(tx: Db, accountId: number, productId: number, stock: WarehouseStock[], rules: StockRules | null, now: Date): Promise<number> {
+/**
+ * Writes one product's snapshots: the plain one on storefronts without rules, a ruled one on each with rules.
+ * With `only`, just that storefront's variants (the move to its changed rules).
+ */
+async function recordProductStock(
+  tx: Db,
+  accountId: number,
+  productId: number,
+  stock: WarehouseStock[],
+  rules: StockRules | null,
+  now: Date,
+  only: number | null,
+): Promise<number> {
+  if (only !== null) {
+    const rule = rules?.storefronts.get(only);
+    const snapshot = rule ? ruledSnapshot(stock, withOverride(rule, rules!.overrides.get(`${only}:${productId}`)), rules!.defaultWarehouses) : stockSnapshot(stock);
+    return recordVariantStock(tx, accountId, productId, snapshot, now, { storefrontId: only });
+  }
   if (rules === null) return recordVariantStock(tx, accountId, productId, stockSnapshot(stock), now);
   const ruledStorefronts = [...rules.storefronts.keys()];
   let changed = await recordVariantStock(tx, accountId, productId, stockSnapshot(stock), now, { exceptStorefronts: ruledStorefronts });
@@ -75,7 +91,14 @@ async function recordProductStock(tx: Db, accountId: number, productId: number, 
 }
 
 /** Recomputes the snapshot of each listed product and writes it onto its variants; unlisted ones cost one indexed lookup. */
-export async function refreshVariantStock(tx: Db, accountId: number, productIds: readonly number[], now: Date): Promise<void> {
+export async function refreshVariantStock(
+  tx: Db,
+  accountId: number,
+  productIds: readonly number[],
+  now: Date,
+  /** Only this storefront's variants (the others are current): the move to its changed inventory rules. */
+  onlyStorefront: number | null = null,
+): Promise<void> {
   // Lock first, read after: see lockProductVariants (a parallel change of another warehouse is not lost).
   const listed = (await lockProductVariants(tx, accountId, [...new Set(productIds)].sort((a, b) => a - b))).sort((a, b) => a - b);
   if (listed.length === 0) return;
@@ -97,7 +120,7 @@ export async function refreshVariantStock(tx: Db, accountId: number, productIds:
   const rules = await loadStockRules(tx, accountId, listed);
   const changed: number[] = [];
   for (const [productId, stock] of byProduct) {
-    if ((await recordProductStock(tx, accountId, productId, stock, rules, now)) > 0) changed.push(productId);
+    if ((await recordProductStock(tx, accountId, productId, stock, rules, now, onlyStorefront)) > 0) changed.push(productId);
   }
   if (changed.length > 0) await nudgeInventoryChanged(tx, accountId, changed, now);
 }
@@ -135,7 +158,7 @@ async function nudgeInventoryChanged(tx: Db, accountId: number, productIds: numb
 export async function applyChannelRulesStep(tx: Db, accountId: number, storefrontId: number, now: Date): Promise<boolean> {
   const step = await nextRulesStep(tx, accountId, storefrontId);
   if (step === null) return false;
-  if (step.productIds.length > 0) await refreshVariantStock(tx, accountId, step.productIds, now);
+  if (step.productIds.length > 0) await refreshVariantStock(tx, accountId, step.productIds, now, storefrontId);
   await recordRulesStep(tx, accountId, storefrontId, step.from, step.lastVariantId);
   return true;
 }

@@ -1,4 +1,4 @@
-import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
+import { argList, compiledByShape, compiledBySize, listArgsOf } from '../../db/compiled.js';
 import { sql } from 'kysely';
 import type { Db } from '../../db/tx.js';
 
@@ -43,33 +43,59 @@ export async function recordVariantStock(
   /** Which storefronts' variants (default: all): one, or all but some (those with inventory rules of their own). */
   storefronts: { storefrontId: number } | { exceptStorefronts: number[] } | null = null,
 ): Promise<number> {
-  const iso = now.toISOString();
   const merchant = snapshot.merchantQuantity;
   const storefront = snapshot.storefrontQuantity;
-  const total = merchant + storefront;
-  const warehouses = warehouseQuantitiesJson(snapshot);
-  const result = await tx
+  const args: Record<string, unknown> = {
+    accountId,
+    productId,
+    merchant,
+    storefront,
+    total: merchant + storefront,
+    warehouses: warehouseQuantitiesJson(snapshot),
+    iso: now.toISOString(),
+  };
+  let shape: StorefrontShape = 'all';
+  if (storefronts !== null && 'storefrontId' in storefronts) {
+    shape = 'one';
+    args.storefrontId = storefronts.storefrontId;
+  } else if (storefronts !== null && storefronts.exceptStorefronts.length > 0) {
+    shape = storefronts.exceptStorefronts.length;
+    Object.assign(args, listArgsOf('x', storefronts.exceptStorefronts));
+  }
+  const result = await tx.executeQuery(writeStockCopy.bound(tx, shape, args));
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/** Every variant of the product, one storefront's, or all but n storefronts'. */
+type StorefrontShape = 'all' | 'one' | number;
+
+// Every stock change runs it, once per storefront group: compiled once per shape (src/db/compiled.ts).
+const writeStockCopy = compiledByShape<unknown, Record<string, unknown>, StorefrontShape>((db, arg, shape) =>
+  db
     .updateTable('listing_variants')
     .set((eb) => ({
-      merchant_quantity: merchant,
-      storefront_quantity: storefront,
-      warehouse_quantities: warehouses,
-      inventory_updated_at: iso,
-      intended_changed_at: sql<string>`case when ${eb.ref('merchant_quantity')} + ${eb.ref('storefront_quantity')} <> ${total} then ${iso} else ${eb.ref('intended_changed_at')} end`,
-      drifting: sql<number>`case when ${eb.ref('last_sent_quantity')} is null or ${eb.ref('last_sent_quantity')} <> ${total} then 1 else 0 end`,
+      merchant_quantity: arg<number>('merchant'),
+      storefront_quantity: arg<number>('storefront'),
+      warehouse_quantities: arg('warehouses'),
+      inventory_updated_at: arg('iso'),
+      intended_changed_at: sql<string>`case when ${eb.ref('merchant_quantity')} + ${eb.ref('storefront_quantity')} <> ${arg<number>('total')} then ${arg('iso')} else ${eb.ref('intended_changed_at')} end`,
+      drifting: sql<number>`case when ${eb.ref('last_sent_quantity')} is null or ${eb.ref('last_sent_quantity')} <> ${arg<number>('total')} then 1 else 0 end`,
     }))
-    .where('account_id', '=', accountId)
-    .where('product_id', '=', productId)
-    .$if(storefronts !== null && 'storefrontId' in storefronts, (qb) => qb.where('storefront_id', '=', (storefronts as { storefrontId: number }).storefrontId))
-    .$if(storefronts !== null && 'exceptStorefronts' in storefronts && storefronts.exceptStorefronts.length > 0, (qb) =>
-      qb.where('storefront_id', 'not in', (storefronts as { exceptStorefronts: number[] }).exceptStorefronts),
-    )
+    .where('account_id', '=', arg<number>('accountId'))
+    .where('product_id', '=', arg<number>('productId'))
+    // `+storefront_id`: SQLite's planner would otherwise walk a storefront-led index (every variant of the
+    // storefront) instead of (account_id, product_id), a handful of rows; the unary plus keeps the column out of
+    // index choice on both databases and changes nothing else.
+    .$if(shape === 'one', (qb) => qb.where(sql<number>`+storefront_id`, '=', arg<number>('storefrontId')))
+    .$if(typeof shape === 'number', (qb) => qb.where('storefront_id', 'not in', argList<number>(arg, 'x', shape as number)))
     .where((eb) =>
-      eb.or([eb('merchant_quantity', '<>', merchant), eb('storefront_quantity', '<>', storefront), eb('warehouse_quantities', '<>', warehouses)]),
-    )
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
+      eb.or([
+        eb('merchant_quantity', '<>', arg<number>('merchant')),
+        eb('storefront_quantity', '<>', arg<number>('storefront')),
+        eb('warehouse_quantities', '<>', arg('warehouses')),
+      ]),
+    ),
+);
 
 /** Whether any storefront lists the product (a read-only check; the stock path uses lockProductVariants). */
 export async function productHasVariants(db: Db, accountId: number, productId: number): Promise<boolean> {
