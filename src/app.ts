@@ -15,7 +15,7 @@ import { registerIdempotency } from './http/plugins/idempotency.js';
 import { registerJsonBodyParser } from './http/plugins/json-body.js';
 import { registerUploads } from './http/plugins/uploads.js';
 import { registerBodyLimits } from './http/plugins/body-limits.js';
-import { V1Error, V2Error } from './http/schemas/common.js';
+import { SHARED_SCHEMAS } from './http/schemas/shared.js';
 import { buildResponseSerializer } from './http/response-serializers.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { registerRoutes } from './http/routes.js';
@@ -59,8 +59,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   app.addHook('onRoute', (route) => {
     if (route.schema) schemas.push({ method: String(route.method), url: route.url, schema: route.schema as Record<string, unknown> });
   });
-  app.addSchema(V1Error);
-  app.addSchema(V2Error);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
   // Synchronous hook: it runs on every request, and an async one costs a promise each time.
   app.addHook('onRequest', (request, reply, done) => {

@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { MAX_MULTI_OBJECT_DEPTH } from '../../domain/listings/attribute-input.js';
+import { closedObjects } from './closed.js';
 import { IdText, Nullable, Sku, Timestamp } from './common.js';
 
 /**
@@ -8,16 +9,19 @@ import { IdText, Nullable, Sku, Timestamp } from './common.js';
  * attribute-input.ts).
  */
 
+/** The shared schema ($id) of an attribute value nested `depth` levels deep in multiObjectValue items. */
+const nestedValueId = (depth: number) => `AttributeValue${depth}`;
+
 /**
  * The value kinds of an attribute value as answered. multiObjectValue's properties are values again
- * (Attribute.Value in the production definitions), spelled out to the depth the service accepts on input
- * (MAX_MULTI_OBJECT_DEPTH) so every level is a closed object: a schema cannot say "the same as above" to
- * the serializer without a reference it would then resolve on every answer.
+ * (Attribute.Value in the production definitions), down to the depth the service accepts on input
+ * (MAX_MULTI_OBJECT_DEPTH), each level a closed shared schema referenced by $id (NESTED_ATTRIBUTE_VALUES):
+ * the serializer and the OpenAPI document then hold each level once instead of once per attribute group.
  */
 function valueKinds(depth: number) {
   const nested: TSchema =
     depth < MAX_MULTI_OBJECT_DEPTH
-      ? Type.Record(Type.String(), Type.Object(valueKinds(depth + 1)), { description: 'sub-attribute name → its value' })
+      ? Type.Record(Type.String(), Type.Ref(nestedValueId(depth + 1)), { description: 'sub-attribute name → its value' })
       : Type.Record(Type.String(), Type.Object({}), { maxProperties: 0, description: `always empty: values nest at most ${MAX_MULTI_OBJECT_DEPTH} levels` });
   return {
     textValue: Type.Optional(Type.String()),
@@ -30,6 +34,16 @@ function valueKinds(depth: number) {
     multiObjectValue: Type.Optional(Type.Object({ items: Type.Array(Type.Object({ properties: nested })) })),
   };
 }
+
+/** The nested levels as shared schemas, closed, registered with the app (app.ts) before any route. */
+export const NESTED_ATTRIBUTE_VALUES = Array.from({ length: MAX_MULTI_OBJECT_DEPTH }, (_, i) =>
+  closedObjects(
+    Type.Object(valueKinds(i + 1), {
+      $id: nestedValueId(i + 1),
+      description: `an attribute value nested ${i + 1} level${i === 0 ? '' : 's'} deep in multiObjectValue items: one value kind`,
+    }),
+  ),
+);
 
 const ValueKinds = valueKinds(0);
 
