@@ -17,6 +17,9 @@
  * /v1/salesOrder as a template, and its rows (order, lines, routes, reservation ledger, fulfillment order)
  * are cloned with multi-row INSERTs in a few big transactions; the inventory counters then take the
  * clones' reservations with one conditional UPDATE per SKU, so available = on-hand − reserved holds.
+ * After the runs, the create scenario's database reference runs BENCH_RUNS times in the same process and on the
+ * same database: bench/order-reference.ts on SQLite, bench/order-reference-pg.ts (BENCH_CONNECTIONS clients) on
+ * PostgreSQL; the section gives its orders/s and the ratio route / reference.
  *
  * Knobs (environment): BENCH_DURATION seconds per run (8), BENCH_RUNS (2), BENCH_CONNECTIONS (10),
  * BENCH_OPEN_ORDERS (100000; the deep page needs ≥ 100 × DEEP_PAGE of them), BENCH_ORDER_SKUS (200),
@@ -32,6 +35,7 @@ import type { Db } from '../src/db/tx.js';
 import { oneYearBefore } from '../src/domain/orders/list-orders.js';
 import { envInt, machineLines, median } from './common.js';
 import { runOrderReference } from './order-reference.js';
+import { runOrderReferencePg } from './order-reference-pg.js';
 import { expectOk, resultRows, runMain, runScenarios, selectedScenarios, targetLine, type Scenario as HarnessScenario, withBenchService, writeSection } from './harness.js';
 import { explainStatement } from './plans.js';
 import { ORDERS_PER_TX, orderSkuName, seedOrderAccount, twoLineOrderBody } from './seed.js';
@@ -186,12 +190,18 @@ async function main() {
 
     const byName = (name: ScenarioName) => summary.find((s) => s.scenario.name === name) ?? null;
 
-    // The database floor beside the create scenario (SQLite: the same transaction against better-sqlite3).
+    // The database floor beside the create scenario, in this run: the same transaction against better-sqlite3
+    // (SQLite) or against node-postgres with CONNECTIONS clients on this schema (PostgreSQL).
     const references: number[] = [];
-    if (byName('create') && 'sqlite' in deps.db.raw) {
+    if (byName('create')) {
       const pairs = Array.from({ length: SKU_COUNT }, (_, i): [number, number] => [productIds[i]!, productIds[(i + 1) % SKU_COUNT]!]);
+      const context = { accountId, storefrontId: channel.installationId, installationId: shipping.installationId, productIds: pairs };
       for (let run = 0; run < RUNS; run++) {
-        const result = runOrderReference(deps.db.raw.sqlite, { accountId, storefrontId: channel.installationId, installationId: shipping.installationId, productIds: pairs }, DURATION, run);
+        const result =
+          'sqlite' in deps.db.raw
+            ? runOrderReference(deps.db.raw.sqlite, context, DURATION, run)
+            : await runOrderReferencePg(bench.database.databaseUrl!, context, DURATION, run, CONNECTIONS);
+        process.stdout.write(`run ${run + 1}/${RUNS} reference    ${result.ordersPerSecond.toFixed(0).padStart(7)} orders/s\n`);
         references.push(result.ordersPerSecond);
       }
     }
@@ -216,10 +226,15 @@ async function main() {
     const create = byName('create');
     if (create && references.length > 0) {
       const reference = median(references);
+      const how =
+        deps.db.dialect === 'postgres'
+          ? `node-postgres (bench/order-reference-pg.ts: named prepared statements, ${CONNECTIONS} connections in parallel, one statement after another, ` +
+            '16 round trips an order, this schema, no HTTP)'
+          : 'better-sqlite3 (bench/order-reference.ts: prepared statements, one connection, this database and schema, no HTTP)';
       lines.push(
-        `(r) Reference, the same order-shaped transaction written directly against better-sqlite3 (bench/order-reference.ts: prepared statements, ` +
-          `one connection, this database and schema, no HTTP): **${Math.round(reference)} orders/s** (runs: ${references.map((r) => Math.round(r)).join(', ')}). ` +
-          `The create route reaches ${((100 * create.rps) / reference).toFixed(0)} % of it.`,
+        `(r) Reference, the same order-shaped transaction written directly against ${how}: **${Math.round(reference)} orders/s** ` +
+          `(runs: ${references.map((r) => Math.round(r)).join(', ')}). Route / reference = ${Math.round(create.rps)} / ${Math.round(reference)} = ` +
+          `**${(create.rps / reference).toFixed(2)}** (the create route reaches ${((100 * create.rps) / reference).toFixed(0)} % of it).`,
         '',
         targetLine(`order creation ≥ ${CREATE_TARGET.toLocaleString('en-US')} orders/s`, `${Math.round(create.rps)}`, create.rps >= CREATE_TARGET),
         '',

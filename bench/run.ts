@@ -11,7 +11,9 @@
  *   sku-read   authenticated GET /v1/inventory/{SKU} over ~1000 SKUs stocked in two warehouses
  *   update-50  POST /v1/inventory with 50 delta_quantity items
  * Each scenario is warmed up, then measured BENCH_RUNS times (round-robin, so drift hits all alike); the
- * table reports medians and is written to bench/RESULTS.md.
+ * table reports medians and is written to bench/RESULTS.md. After them, update-50's database reference runs
+ * BENCH_RUNS times on the same database: bench/inventory-reference.ts on SQLite, bench/inventory-reference-pg.ts
+ * (BENCH_CONNECTIONS clients) on PostgreSQL, with the ratio route / reference.
  *
  * Knobs (environment): BENCH_DURATION seconds per run (8), BENCH_RUNS (2), BENCH_CONNECTIONS (10),
  * BENCH_SKUS (1000), BENCH_SCENARIOS (comma list of the names above, default all),
@@ -19,6 +21,7 @@
  * the file; postgres: its own "## Inventory benchmark (PostgreSQL)" section).
  */
 import { runInventoryReference } from './inventory-reference.js';
+import { runInventoryReferencePg } from './inventory-reference-pg.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -146,12 +149,21 @@ async function main() {
         }
       }
 
-      // The database floor beside the update scenario (SQLite: the same batches against better-sqlite3).
+      // The database floor beside the update scenario, in this run: the same batches against better-sqlite3
+      // (SQLite) or against node-postgres with CONNECTIONS clients on this schema (PostgreSQL).
       const references: number[] = [];
-      if (selected.includes('update-50') && 'sqlite' in deps.db.raw) {
+      if (selected.includes('update-50')) {
         const main = await db.selectFrom('warehouses').select('id').where('account_id', '=', accountId).where('name', '=', 'Main').executeTakeFirstOrThrow();
         const skuBatches = Array.from({ length: Math.floor(SKU_COUNT / BATCH) }, (_, b) => Array.from({ length: BATCH }, (_, k) => skuName(b * BATCH + k)));
-        for (let run = 0; run < RUNS; run++) references.push(runInventoryReference(deps.db.raw.sqlite, { accountId, warehouseId: main.id, batches: skuBatches }, DURATION).itemsPerSecond);
+        const context = { accountId, warehouseId: main.id, batches: skuBatches };
+        for (let run = 0; run < RUNS; run++) {
+          const result =
+            'sqlite' in deps.db.raw
+              ? runInventoryReference(deps.db.raw.sqlite, context, DURATION)
+              : await runInventoryReferencePg(bench.database.databaseUrl!, context, DURATION, CONNECTIONS);
+          process.stdout.write(`run ${run + 1}/${RUNS} reference ${result.itemsPerSecond.toFixed(0).padStart(7)} items/s\n`);
+          references.push(result.itemsPerSecond);
+        }
       }
 
       const summary = scenarios.map((s) => {
@@ -196,10 +208,14 @@ async function main() {
       lines.push(`The update scenario applies ${items} items/s (${BATCH} per request, one transaction per request, each item in its own savepoint).`, '');
       if (references.length > 0) {
         const reference = median(references);
+        const how = postgres
+          ? `node-postgres (bench/inventory-reference-pg.ts: named prepared statements, ${CONNECTIONS} connections in parallel, one transaction ` +
+            'per batch, one statement after another: 4 round trips an item, no HTTP)'
+          : 'better-sqlite3 (bench/inventory-reference.ts: prepared statements, one connection, one transaction per batch, no HTTP)';
         lines.push(
-          `(r) Reference, the same batches written directly against better-sqlite3 (bench/inventory-reference.ts: prepared statements, one ` +
-            `connection, one transaction per batch, no HTTP): **${Math.round(reference)} items/s** (runs: ${references.map((r) => Math.round(r)).join(', ')}); ` +
-            `the route reaches ${((100 * items) / reference).toFixed(0)} % of it.`,
+          `(r) Reference, the same batches written directly against ${how}: **${Math.round(reference)} items/s** ` +
+            `(runs: ${references.map((r) => Math.round(r)).join(', ')}). Route / reference = ${items} / ${Math.round(reference)} = ` +
+            `**${(items / reference).toFixed(2)}** (the route reaches ${((100 * items) / reference).toFixed(0)} % of it).`,
           '',
         );
       }
