@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     const now = t.deps.clock.now();
     // What `npm run cli -- sandbox` creates: products, a listing, orders in every state, apps answered by the
     // partner simulator (its own console user is left aside: the shots sign in with known passwords).
-    const { summary } = await withTx(t.deps.db.db, (tx) => createFullSandbox(tx, t.deps.signer, now, 'Sandbox seller'));
+    const { summary, listing } = await withTx(t.deps.db.db, (tx) => createFullSandbox(tx, t.deps.signer, now, 'Sandbox seller'));
     const accountId = summary.account.accountId;
     await createSellerUser(t.deps.db.db, accountId, { email: USERS.seller, password: PASSWORD, role: 'OWNER' }, now);
     await createSellerUser(t.deps.db.db, accountId, { email: 'staff@sandbox.example', password: PASSWORD, role: 'STAFF' }, now);
@@ -62,6 +62,16 @@ async function main(): Promise<void> {
     await seedDeadJob(t.deps, accountId);
     const app = summary.apps[0];
     if (app) await seedDeadDelivery(t.deps, accountId, app.appId);
+    // The storefront's inventory rules page, previewing the sandbox listing's first variant.
+    const storefront = summary.apps.find((a) => a.storefrontId !== null);
+    const previewSku = listing?.variantSkus[0] ?? '';
+    if (storefront) {
+      PAGES.splice(PAGES.findIndex((p) => p.file === 'seller-orders.png'), 0, {
+        file: 'seller-inventory-rules.png',
+        path: `/console/apps/storefronts/${storefront.storefrontId}/inventory-rules?sku=${encodeURIComponent(previewSku)}`,
+        as: 'seller',
+      });
+    }
 
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;

@@ -106,7 +106,8 @@ describe('channel inventory rules (operator API)', () => {
     const cases: [unknown, RegExp][] = [
       [{ percent: 0 }, /percent: must be a whole number from 1 to 100/],
       [{ percent: 101 }, /percent/],
-      [{ safetyQuantity: -1 }, /safetyQuantity: must be a whole number, 0 or more/],
+      [{ safetyQuantity: -1 }, /safetyQuantity: must be a whole number from 0 to 1,000,000,000/],
+      [{ maxQuantity: 3_000_000_000 }, /maxQuantity: must be a whole number from 0 to 1,000,000,000, or null/],
       [{ maxQuantity: -5 }, /maxQuantity/],
       [{ fixedQuantity: -1 }, /fixedQuantity/],
       [{ warehouseIds: [999_999] }, /warehouseIds\[0\]: 999999 is not a warehouse of this account/],

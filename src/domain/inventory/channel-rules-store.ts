@@ -49,7 +49,10 @@ export function defaultChannelWarehouses(warehouses: readonly WarehouseRow[]): n
     .sort((a, b) => a - b);
 }
 
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+/** The largest quantity a rule may hold: far above any stock, and within a 32-bit integer column. */
+export const MAX_RULE_QUANTITY = 1_000_000_000;
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_RULE_QUANTITY;
+const COUNT_TEXT = `a whole number from 0 to ${MAX_RULE_QUANTITY.toLocaleString('en-US')}`;
 
 /** Problems of one set of rule fields (the storefront's or an override's), each named under `at`. */
 function fieldProblems(at: string, fields: Partial<Record<(typeof RULE_FIELDS)[number], unknown>>, warehouses: ReadonlyMap<number, WarehouseRow>): FieldViolation[] {
@@ -74,10 +77,10 @@ function fieldProblems(at: string, fields: Partial<Record<(typeof RULE_FIELDS)[n
   if (percent !== undefined && !(typeof percent === 'number' && Number.isInteger(percent) && percent >= 1 && percent <= 100)) {
     out.push({ field: field('percent'), description: 'must be a whole number from 1 to 100' });
   }
-  if (fields.safetyQuantity !== undefined && !isCount(fields.safetyQuantity)) out.push({ field: field('safetyQuantity'), description: 'must be a whole number, 0 or more' });
+  if (fields.safetyQuantity !== undefined && !isCount(fields.safetyQuantity)) out.push({ field: field('safetyQuantity'), description: `must be ${COUNT_TEXT}` });
   for (const name of ['maxQuantity', 'fixedQuantity'] as const) {
     const v = fields[name];
-    if (v !== undefined && v !== null && !isCount(v)) out.push({ field: field(name), description: 'must be a whole number, 0 or more, or null for none' });
+    if (v !== undefined && v !== null && !isCount(v)) out.push({ field: field(name), description: `must be ${COUNT_TEXT}, or null for none` });
   }
   return out;
 }

@@ -135,4 +135,14 @@ section.attention h3 { font-size: 1em; margin: 14px 0 6px; } p.all-clear { paddi
 svg.chart { display: block; width: 100%; max-width: 560px; height: auto; }
 svg.chart .axis line { stroke: var(--line); stroke-width: 1; } svg.chart text { fill: var(--muted); font-size: 11px; font-family: inherit; }
 svg.chart .bars rect { fill: var(--accent); } .last-days details { margin-top: 10px; } .last-days summary { cursor: pointer; color: var(--accent); }
+/* Inventory rules (issue 28): number fields with their unit, radio choices, the exceptions list and the preview. */
+form.rules-form .with-unit { display: flex; gap: 6px; align-items: center; } form.rules-form .with-unit input { width: 8em; }
+form.rules-form fieldset.choice { border: none; padding: 0; margin: 0; display: grid; gap: 4px; align-content: start; min-width: 0; }
+form.rules-form fieldset.choice legend { font-weight: 600; font-size: 0.92em; padding: 0; margin-bottom: 2px; }
+form.rules-form label.inline { display: flex; gap: 6px; align-items: center; font-weight: 400; } form.rules-form fieldset.choice > input { width: 8em; }
+form.rules-form .sub-label { font-weight: 400; font-size: 0.88em; color: var(--muted); } form.rules-form ul.ticks { padding-left: 22px; display: grid; gap: 2px; }
+form.rules-form .label-text { font-weight: 600; font-size: 0.92em; } p.lead { max-width: 70ch; }
+table.exceptions td.row-actions { white-space: nowrap; } table.exceptions td.row-actions > * { margin-right: 10px; } table.exceptions td.row-actions form.inline { display: inline-flex; margin: 0; } table.exceptions th.sku { font-weight: 600; overflow-wrap: anywhere; }
+section#preview .panel.preview { display: grid; gap: 8px; margin-top: 8px; } .panel.preview p.result { font-size: 1.2em; font-weight: 700; }
+@media (max-width: 640px) { .rows-stack th[scope="row"] { display: block; border: none; padding: 2px 0; background: none; } table.exceptions td.row-actions { display: flex; gap: 6px 14px; white-space: normal; margin-top: 4px; } }
 `;

@@ -4,6 +4,7 @@ import { registerAppsPage } from './apps-page.js';
 import { registerSellerCallbacks } from './callbacks.js';
 import { registerInstallApp } from './install.js';
 import { registerIntegrationPages } from './integration.js';
+import { registerInventoryRulePages } from './inventory-rules.js';
 import { registerStorefrontPages } from './storefront.js';
 
 /**
@@ -14,6 +15,7 @@ export function registerSellerApps(scope: FastifyInstance, deps: Deps): void {
   registerAppsPage(scope, deps);
   registerInstallApp(scope, deps);
   registerStorefrontPages(scope, deps);
+  registerInventoryRulePages(scope, deps);
   registerIntegrationPages(scope, deps);
   registerSellerCallbacks(scope, deps);
 }

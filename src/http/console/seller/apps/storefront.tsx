@@ -21,7 +21,7 @@ const CHECK_TONES: Record<CheckState, Tone> = {
 };
 
 /** The account's storefront (a SALES_CHANNEL installation, active or not), else a 404 page. */
-async function storefrontOfSeller(deps: Deps, accountId: number, storefrontId: number): Promise<InstallationView> {
+export async function storefrontOfSeller(deps: Deps, accountId: number, storefrontId: number): Promise<InstallationView> {
   const found = (await listInstallations(deps.db.db, accountId)).find((i) => i.storefrontId === storefrontId);
   if (!found) throw notFound(`storefront ${storefrontId} not found`);
   return found;
@@ -68,8 +68,9 @@ function StorefrontPage({ ctx, sf, appName, last }: { ctx: PageContext; sf: Inst
           <Badge tone={active ? 'ok' : 'none'} text={active ? 'Connected' : `Disconnected ${formatTs(sf.revokedAt, ctx.settings)}`} />
         </dd>
       </dl>
-      <p>
+      <p class="actions">
         <a href={`/console/listings?storefrontId=${sf.installationId}`}>Listings of this storefront</a>
+        <a href={`${base}/inventory-rules`}>Inventory rules: how much stock it is shown</a>
       </p>
       <section aria-labelledby="status-title">
         <h2 id="status-title">Status</h2>
