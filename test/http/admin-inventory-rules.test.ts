@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { withTx } from '../../src/db/tx.js';
 import { createWarehouse } from '../../src/domain/accounts/warehouses.js';
-import { RULES_STEP_VARIANTS } from '../../src/domain/inventory/channel-rules-store.js';
+import { RULES_STEP_VARIANTS, type ChannelRulesView } from '../../src/domain/inventory/channel-rules-store.js';
 import { applyChannelRulesStep } from '../../src/domain/inventory/variant-stock-sync.js';
 import type { VariantView } from '../../src/domain/listings/model.js';
 import { manualClock } from '../../src/lib/clock.js';
@@ -19,16 +19,7 @@ import { stock } from './v1-sales-orders-helpers.js';
  * variants' inventory, the stock path, and the background move of the variants after a change.
  */
 
-interface Rules {
-  storefrontId: number;
-  warehouseIds: number[];
-  percent: number;
-  safetyQuantity: number;
-  maxQuantity: number | null;
-  fixedQuantity: number | null;
-  skuOverrides: Record<string, unknown>[];
-  updatedAt: string | null;
-}
+type Rules = ChannelRulesView;
 
 describe('channel inventory rules (operator API)', () => {
   const clock = manualClock(new Date('2026-11-21T12:00:00.000Z'));

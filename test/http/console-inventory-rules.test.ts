@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { consoleBrowser, type ConsoleBrowser } from '../helpers/console.js';
 import { bearer, seedAccount, type SeededAccount } from '../helpers/fixtures.js';
 import { stock } from './v1-sales-orders-helpers.js';
+import type { ChannelRulesView } from '../../src/domain/inventory/channel-rules-store.js';
 
 /**
  * The console's Inventory rules page of a storefront (issue 28 item 1): the rules for every SKU, per-SKU
@@ -16,15 +17,7 @@ import { stock } from './v1-sales-orders-helpers.js';
 
 const PASSWORD = 'correct horse battery';
 
-interface Rules {
-  warehouseIds: number[];
-  percent: number;
-  safetyQuantity: number;
-  maxQuantity: number | null;
-  fixedQuantity: number | null;
-  skuOverrides: Record<string, unknown>[];
-  updatedAt: string | null;
-}
+type Rules = ChannelRulesView;
 
 describe('console: a storefront’s inventory rules', () => {
   const clock = manualClock(new Date('2026-11-26T12:00:00.000Z'));

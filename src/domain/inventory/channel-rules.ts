@@ -36,24 +36,22 @@ export const DEFAULT_CHANNEL_RULE: Readonly<ChannelRuleFields> = Object.freeze({
   fixedQuantity: null,
 });
 
+/** A rule with an override applied: each field the override sets replaces the rule's (null included). */
+export function withOverride(rule: ChannelRuleFields, override: ChannelRuleOverride | undefined): ChannelRuleFields {
+  if (!override) return rule;
+  return {
+    warehouseIds: override.warehouseIds !== undefined ? override.warehouseIds : rule.warehouseIds,
+    percent: override.percent ?? rule.percent,
+    safetyQuantity: override.safetyQuantity ?? rule.safetyQuantity,
+    maxQuantity: override.maxQuantity !== undefined ? override.maxQuantity : rule.maxQuantity,
+    fixedQuantity: override.fixedQuantity !== undefined ? override.fixedQuantity : rule.fixedQuantity,
+  };
+}
+
 /** The rule one SKU follows: the storefront's fields, each replaced by the SKU's override when it sets it. */
 export function ruleForSku(rules: ChannelRules, sku: string): ChannelRuleFields {
-  const override = rules.skuOverrides.get(sku);
-  const base: ChannelRuleFields = {
-    warehouseIds: rules.warehouseIds,
-    percent: rules.percent,
-    safetyQuantity: rules.safetyQuantity,
-    maxQuantity: rules.maxQuantity,
-    fixedQuantity: rules.fixedQuantity,
-  };
-  if (!override) return base;
-  return {
-    warehouseIds: override.warehouseIds !== undefined ? override.warehouseIds : base.warehouseIds,
-    percent: override.percent ?? base.percent,
-    safetyQuantity: override.safetyQuantity ?? base.safetyQuantity,
-    maxQuantity: override.maxQuantity !== undefined ? override.maxQuantity : base.maxQuantity,
-    fixedQuantity: override.fixedQuantity !== undefined ? override.fixedQuantity : base.fixedQuantity,
-  };
+  const { warehouseIds, percent, safetyQuantity, maxQuantity, fixedQuantity } = rules;
+  return withOverride({ warehouseIds, percent, safetyQuantity, maxQuantity, fixedQuantity }, rules.skuOverrides.get(sku));
 }
 
 /** One warehouse's stock of the SKU: on hand minus reserved (may be negative when oversold). */

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/tx.js';
 import { emitNudge, nudgeSubscribers } from '../callbacks/nudges.js';
 import { lockProductVariants, recordVariantStock, type VariantStockSnapshot } from '../listings/variant-stock.js';
-import { ruledQuantity, type ChannelRuleFields, type ChannelRuleOverride } from './channel-rules.js';
+import { ruledQuantity, withOverride, type ChannelRuleFields } from './channel-rules.js';
 import { loadStockRules, nextRulesStep, recordRulesStep, type StockRules } from './channel-rules-store.js';
 
 /**
@@ -35,18 +35,6 @@ export function stockSnapshot(rows: WarehouseStock[]): VariantStockSnapshot {
     }
   }
   return { merchantQuantity, storefrontQuantity, warehouseQuantities };
-}
-
-/** The storefront's rule with the product's override applied field by field (ruleForSku's merge, by product). */
-function withOverride(rule: ChannelRuleFields, override: ChannelRuleOverride | undefined): ChannelRuleFields {
-  if (!override) return rule;
-  return {
-    warehouseIds: override.warehouseIds !== undefined ? override.warehouseIds : rule.warehouseIds,
-    percent: override.percent ?? rule.percent,
-    safetyQuantity: override.safetyQuantity ?? rule.safetyQuantity,
-    maxQuantity: override.maxQuantity !== undefined ? override.maxQuantity : rule.maxQuantity,
-    fixedQuantity: override.fixedQuantity !== undefined ? override.fixedQuantity : rule.fixedQuantity,
-  };
 }
 
 /**
