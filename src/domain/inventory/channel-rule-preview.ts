@@ -1,7 +1,7 @@
 import type { Db } from '../../db/tx.js';
 import { findProductBySku, findProductsBySkus } from '../catalog/products.js';
 import type { WarehouseRow } from '../accounts/warehouses.js';
-import { ruleForSku, ruledQuantity, type ChannelRuleFields, type ChannelRuleOverride, type ChannelRules, type RuledQuantity } from './channel-rules.js';
+import { ruleForSku, ruleOverStock, type ChannelRuleFields, type ChannelRuleOverride, type ChannelRules, type RuledQuantity } from './channel-rules.js';
 import { defaultChannelWarehouses } from './channel-rules-store.js';
 
 /**
@@ -84,11 +84,9 @@ export interface RulePreview {
 /** The ruled quantity of one SKU on a storefront, with each warehouse's part, exactly as the stock copy computes it. */
 export function previewRules(rules: ChannelRules, sku: string, stock: readonly { warehouseId: number; available: number }[], warehouses: readonly WarehouseRow[]): RulePreview {
   const rule = ruleForSku(rules, sku);
-  const feeding = rule.warehouseIds ?? defaultChannelWarehouses(warehouses);
-  const eligible = new Set(feeding);
   const byId = new Map(warehouses.map((w) => [w.id, w]));
-  const fed = stock.filter((s) => !byId.get(s.warehouseId)?.channelFulfilled && eligible.has(s.warehouseId));
-  const ruled = ruledQuantity(rule, fed, feeding.length > 0 ? Math.min(...feeding) : null);
+  const rows = stock.map((s) => ({ ...s, channelFulfilled: byId.get(s.warehouseId)?.channelFulfilled ?? false }));
+  const { feeding, ruled } = ruleOverStock(rule, rows, defaultChannelWarehouses(warehouses));
   const shownBy = new Map(ruled.warehouses.map((w) => [w.warehouseId, w.quantity]));
   // Every warehouse with stock, and every feeding one (a fixed quantity may sit in one without a row).
   const ids = [...new Set([...stock.map((s) => s.warehouseId), ...feeding])].sort((a, b) => a - b);
@@ -102,7 +100,7 @@ export function previewRules(rules: ChannelRules, sku: string, stock: readonly {
         warehouseId: id,
         name: w?.name ?? `Warehouse ${id}`,
         available: availableOf.get(id) ?? 0,
-        role: w?.channelFulfilled ? 'channel' : eligible.has(id) ? 'feeds' : 'not-feeding',
+        role: w?.channelFulfilled ? 'channel' : feeding.includes(id) ? 'feeds' : 'not-feeding',
         shown: shownBy.get(id) ?? 0,
       };
     }),

@@ -1,4 +1,5 @@
 import { compiledStatement } from '../../db/compiled.js';
+import type { StorefrontInventoryRulesTable } from '../../db/schema.js';
 import type { Db, Tx } from '../../db/tx.js';
 import { isStorefrontOf } from '../accounts/installations.js';
 import { listAccountWarehouses, type WarehouseRow } from '../accounts/warehouses.js';
@@ -101,6 +102,19 @@ async function requireStorefront(db: Db, accountId: number, storefrontId: number
   if (!(await isStorefrontOf(db, accountId, storefrontId))) throw notFound(`storefront ${storefrontId} not found in account ${accountId}`);
 }
 
+type RuleColumns = Pick<StorefrontInventoryRulesTable, 'warehouse_ids' | 'percent' | 'safety_quantity' | 'max_quantity' | 'fixed_quantity'>;
+
+/** A stored rule row as rule fields (pg may answer integers as numbers or strings: Number() covers both). */
+function ruleFieldsOf(row: RuleColumns): ChannelRuleFields {
+  return {
+    warehouseIds: row.warehouse_ids === null ? null : (JSON.parse(row.warehouse_ids) as number[]),
+    percent: Number(row.percent),
+    safetyQuantity: Number(row.safety_quantity),
+    maxQuantity: row.max_quantity === null ? null : Number(row.max_quantity),
+    fixedQuantity: row.fixed_quantity === null ? null : Number(row.fixed_quantity),
+  };
+}
+
 /** The stored rules of a storefront, defaults where nothing is stored (for the arithmetic: warehouseIds null = default). */
 export async function loadChannelRules(db: Db, accountId: number, storefrontId: number): Promise<ChannelRules & { updatedAt: string | null }> {
   const row = await db
@@ -116,15 +130,7 @@ export async function loadChannelRules(db: Db, accountId: number, storefrontId: 
     .where('storefront_id', '=', storefrontId)
     .orderBy('sku')
     .execute();
-  const fields: ChannelRuleFields = row
-    ? {
-        warehouseIds: row.warehouse_ids === null ? null : (JSON.parse(row.warehouse_ids) as number[]),
-        percent: Number(row.percent),
-        safetyQuantity: Number(row.safety_quantity),
-        maxQuantity: row.max_quantity === null ? null : Number(row.max_quantity),
-        fixedQuantity: row.fixed_quantity === null ? null : Number(row.fixed_quantity),
-      }
-    : { ...DEFAULT_CHANNEL_RULE };
+  const fields: ChannelRuleFields = row ? ruleFieldsOf(row) : { ...DEFAULT_CHANNEL_RULE };
   return {
     ...fields,
     skuOverrides: new Map(overrides.map((o) => [o.sku, JSON.parse(o.fields) as ChannelRuleOverride])),
@@ -262,13 +268,7 @@ export async function loadStockRules(db: Db, accountId: number, productIds: read
   if (rows.length === 0) return null;
   const storefronts = new Map<number, ChannelRuleFields>();
   for (const r of rows) {
-    storefronts.set(Number(r.storefront_id), {
-      warehouseIds: r.warehouse_ids === null ? null : (JSON.parse(r.warehouse_ids) as number[]),
-      percent: Number(r.percent),
-      safetyQuantity: Number(r.safety_quantity),
-      maxQuantity: r.max_quantity === null ? null : Number(r.max_quantity),
-      fixedQuantity: r.fixed_quantity === null ? null : Number(r.fixed_quantity),
-    });
+    storefronts.set(Number(r.storefront_id), ruleFieldsOf(r));
   }
   const overrides = new Map<string, ChannelRuleOverride>();
   for (let i = 0; i < productIds.length; i += LOOKUP_CHUNK) {

@@ -112,3 +112,19 @@ export function ruledQuantity(rule: ChannelRuleFields, stock: readonly Warehouse
   const decidedBy = capped ? 'cap' : afterSafety !== afterPercent ? 'safety' : 'percent';
   return { available, afterPercent, afterSafety, quantity, decidedBy, warehouses: breakdown(stock, quantity) };
 }
+
+/**
+ * A rule applied to a SKU's stock rows in every warehouse: only the rule's warehouses (null: the defaults)
+ * that are not channel-fulfilled count, and the first of them carries a fixed quantity no row holds. The one
+ * selection the stock copy (variant-stock-sync.ts) and the console's preview both use.
+ */
+export function ruleOverStock(
+  rule: ChannelRuleFields,
+  rows: readonly (WarehouseStock & { channelFulfilled: boolean })[],
+  defaultWarehouses: readonly number[],
+): { feeding: readonly number[]; ruled: RuledQuantity } {
+  const feeding = rule.warehouseIds ?? defaultWarehouses;
+  const eligible = new Set(feeding);
+  const stock = rows.filter((r) => !r.channelFulfilled && eligible.has(r.warehouseId)).map((r) => ({ warehouseId: r.warehouseId, available: r.available }));
+  return { feeding, ruled: ruledQuantity(rule, stock, feeding.length > 0 ? Math.min(...feeding) : null) };
+}

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/tx.js';
 import { emitNudge, nudgeSubscribers } from '../callbacks/nudges.js';
 import { lockProductVariants, recordVariantStock, type VariantStockSnapshot } from '../listings/variant-stock.js';
-import { ruledQuantity, withOverride, type ChannelRuleFields } from './channel-rules.js';
+import { ruleOverStock, withOverride, type ChannelRuleFields } from './channel-rules.js';
 import { loadStockRules, nextRulesStep, recordRulesStep, type StockRules } from './channel-rules-store.js';
 
 /**
@@ -43,10 +43,7 @@ export function stockSnapshot(rows: WarehouseStock[]): VariantStockSnapshot {
  */
 export function ruledSnapshot(rows: WarehouseStock[], rule: ChannelRuleFields, defaultWarehouses: readonly number[]): VariantStockSnapshot {
   const plain = stockSnapshot(rows);
-  const feeding = rule.warehouseIds ?? defaultWarehouses;
-  const eligible = new Set(feeding);
-  const stock = rows.filter((r) => !r.channelFulfilled && eligible.has(r.warehouseId)).map((r) => ({ warehouseId: r.warehouseId, available: r.available }));
-  const ruled = ruledQuantity(rule, stock, feeding.length > 0 ? Math.min(...feeding) : null);
+  const { ruled } = ruleOverStock(rule, rows, defaultWarehouses);
   return { merchantQuantity: ruled.quantity, storefrontQuantity: plain.storefrontQuantity, warehouseQuantities: ruled.warehouses };
 }
 
