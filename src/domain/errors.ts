@@ -65,6 +65,8 @@ export interface FieldViolation {
 export interface RefusalFacts {
   /** A stock change would take the available units below zero. */
   'stock.would_go_negative': { sku: string; warehouse: string; units: number };
+  /** A stock change would take a count past what a stock row holds (2,147,483,647 units). */
+  'stock.too_large': { sku: string; warehouse: string };
   /** The warehouse's stock is kept by an inventory or 3PL integration. */
   'stock.controlled_by_app': { warehouse: string };
   /** A count older than the one already recorded for that SKU and warehouse. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/tx.js';
 import { removeProductSearch, writeProductSearch } from './product-search.js';
-import { newProductRow } from './products.js';
+import { newProductRow, type ProductIdentifiers } from './products.js';
 
 /** Rows per multi-row INSERT: far below either database's bound-parameter limit. */
 const INSERT_SLICE = 250;
@@ -9,11 +9,17 @@ const INSERT_SLICE = 250;
 /**
  * Creates the products of these SKUs that the account does not have yet, in multi-row inserts (imports
  * create up to a chunk's worth at once). Bare products as findOrCreateProduct makes them: active, no
- * title or identifiers. Safe under concurrency: the unique (account_id, sku) index decides and a SKU
+ * title, the identifiers `identifiersOf` gives (none by default). Safe under concurrency: the unique (account_id, sku) index decides and a SKU
  * another transaction created meanwhile is skipped. Returns SKU → id of the products this call created
  * (the caller reads the others with findProductsBySkus).
  */
-export async function createProductsBySku(db: Db, accountId: number, skus: readonly string[], now: Date): Promise<Map<string, number>> {
+export async function createProductsBySku(
+  db: Db,
+  accountId: number,
+  skus: readonly string[],
+  now: Date,
+  identifiersOf: (sku: string) => ProductIdentifiers = () => ({}),
+): Promise<Map<string, number>> {
   const created = new Map<string, number>();
   const unique = [...new Set(skus)];
   const iso = now.toISOString();
@@ -21,7 +27,7 @@ export async function createProductsBySku(db: Db, accountId: number, skus: reado
     const rows = await db
       .insertInto('products')
       .values(
-        unique.slice(i, i + INSERT_SLICE).map((sku) => newProductRow(accountId, sku, iso)),
+        unique.slice(i, i + INSERT_SLICE).map((sku) => newProductRow(accountId, sku, iso, identifiersOf(sku))),
       )
       .onConflict((oc) => oc.columns(['account_id', 'sku']).doNothing())
       .returning(['id', 'sku'])

@@ -1,4 +1,4 @@
-import { sql, type Insertable } from 'kysely';
+import { sql, type Insertable, type RawBuilder } from 'kysely';
 import type { InventoryTable } from '../../db/schema.js';
 import { compiledByShape, compiledStatement } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
@@ -83,17 +83,27 @@ function toStockRow(r: StockRowColumns): StockRow {
   };
 }
 
-/** Units of still-open reservations routed to the warehouse after `asOf`. */
-async function unitsRoutedAfter(db: Db, accountId: number, productId: number, warehouseId: number, asOf: Date): Promise<number> {
-  const row = await db
+/** Units of still-open reservations routed to each stock row after `asOf`, keyed productId:warehouseId (0 when none). */
+export async function unitsRoutedAfter(db: Db, accountId: number, keys: readonly { productId: number; warehouseId: number }[], asOf: Date): Promise<Map<string, number>> {
+  const units = new Map<string, number>();
+  if (keys.length === 0) return units;
+  const rows = await db
     .selectFrom('inventory_reservations')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('quantity'), sql<number>`0`).as('units'))
+    .select(['product_id', 'warehouse_id'])
+    .select((eb) => eb.fn.sum<number>('quantity').as('units'))
     .where('account_id', '=', accountId)
-    .where('product_id', '=', productId)
-    .where('warehouse_id', '=', warehouseId)
+    .where('product_id', 'in', [...new Set(keys.map((k) => k.productId))])
+    .where('warehouse_id', 'in', [...new Set(keys.map((k) => k.warehouseId))])
     .where('routed_at', '>', asOf.toISOString())
-    .executeTakeFirst();
-  return Number(row?.units ?? 0);
+    .groupBy(['product_id', 'warehouse_id'])
+    .execute();
+  for (const r of rows) units.set(`${r.product_id}:${r.warehouse_id}`, Number(r.units));
+  return units;
+}
+
+/** What an `available` count observed at asOf sets: the count less the units routed since, never below zero. */
+export function availableAfterCount(quantity: number, routedSince: number): number {
+  return Math.max(0, quantity - routedSince);
 }
 
 /** A stock row before any change: zero of everything. */
@@ -123,6 +133,31 @@ export async function ensureStockRow(db: Db, accountId: number, productId: numbe
   await insertStockRowIfMissing.all(db, { accountId, productId, warehouseId, iso: now.toISOString() });
 }
 
+/** The largest count a stock row holds (the columns are 32-bit integers on PostgreSQL). */
+export const MAX_STOCK_UNITS = 2147483647;
+
+/**
+ * What a change of `mode` by `value` makes of a stock row's counters, as SQL over the row's own columns (never
+ * read first): the one statement of the stock arithmetic, used by the single-row UPDATE below and by the
+ * set-based writes (stock-rounds.ts). `refusable` is the condition a delta must meet (the available units
+ * stay at or above zero); absolute changes have none.
+ */
+export function stockCountersAfter(
+  mode: StockChange['mode'],
+  value: RawBuilder<number>,
+): { available: RawBuilder<number>; onhand: RawBuilder<number>; refusable: RawBuilder<boolean> | null } {
+  const available = sql.ref<number>('available_quantity');
+  const onhand = sql.ref<number>('onhand_quantity');
+  const reserved = sql.ref<number>('reserved_quantity');
+  if (mode === 'delta') {
+    return { available: sql<number>`${available} + ${value}`, onhand: sql<number>`${onhand} + ${value}`, refusable: sql<boolean>`${available} + ${value} >= 0` };
+  }
+  if (mode === 'available') return { available: value, onhand: sql<number>`${value} + ${reserved}`, refusable: null };
+  // Units routed after the count are still reserved (not yet shipped), so on-hand − reserved already
+  // subtracts them; the floor at zero covers a count lower than what orders hold.
+  return { available: sql<number>`case when ${value} - ${reserved} > 0 then ${value} - ${reserved} else 0 end`, onhand: value, refusable: null };
+}
+
 type StockUpdateArgs = { accountId: number; productId: number; warehouseId: number; value: number; iso: string; observedAt?: string; bin?: string };
 /** The optional parts of a change's UPDATE, as the shape its compiled statement is kept under. */
 type StockUpdateShape = `${StockChange['mode']}|${'observed' | ''}|${'strict' | ''}|${'bin' | ''}`;
@@ -139,20 +174,9 @@ const updateStock = compiledByShape<StockRowColumns, StockUpdateArgs, StockUpdat
     .where('account_id', '=', arg<number>('accountId'))
     .where('product_id', '=', arg<number>('productId'))
     .where('warehouse_id', '=', arg<number>('warehouseId'));
-  if (mode === 'delta') {
-    query = query
-      .set((eb) => ({ available_quantity: eb('available_quantity', '+', value), onhand_quantity: eb('onhand_quantity', '+', value) }))
-      .where((eb) => eb(eb('available_quantity', '+', value), '>=', 0));
-  } else if (mode === 'available') {
-    query = query.set((eb) => ({ available_quantity: value, onhand_quantity: eb(sql<number>`${value}`, '+', eb.ref('reserved_quantity')) }));
-  } else {
-    // Units routed after the count are still reserved (not yet shipped), so on-hand − reserved already
-    // subtracts them; the floor at zero covers a count lower than what orders hold.
-    query = query.set((eb) => ({
-      onhand_quantity: value,
-      available_quantity: sql<number>`case when ${value} - ${eb.ref('reserved_quantity')} > 0 then ${value} - ${eb.ref('reserved_quantity')} else 0 end`,
-    }));
-  }
+  const counters = stockCountersAfter(mode as StockChange['mode'], sql<number>`${value}`);
+  query = query.set({ available_quantity: counters.available, onhand_quantity: counters.onhand });
+  if (counters.refusable) query = query.where(counters.refusable);
   if (observed) {
     const observedAt = arg('observedAt');
     // Never move the observation time backwards: v1 absolute updates run without the staleness check
@@ -204,8 +228,8 @@ export async function applyStockChange(
   let value: number;
   if (change.mode === 'delta') value = change.delta;
   else if (change.mode === 'available') {
-    const routed = change.asOf ? await unitsRoutedAfter(db, accountId, productId, warehouseId, change.asOf) : 0;
-    value = Math.max(0, change.quantity - routed);
+    const routed = change.asOf ? ((await unitsRoutedAfter(db, accountId, [{ productId, warehouseId }], change.asOf)).get(`${productId}:${warehouseId}`) ?? 0) : 0;
+    value = availableAfterCount(change.quantity, routed);
   } else value = change.quantity;
   const observedAt = change.mode !== 'delta' ? (options.observedAt?.toISOString() ?? null) : null;
   const updated = await updateStockRow(db, accountId, productId, warehouseId, change.mode, value, iso, {

@@ -1,17 +1,18 @@
 import type { Db, Tx } from '../../db/tx.js';
-import { findOrCreateProduct, type StandardProductIdType } from '../catalog/products.js';
+import { findProductsBySkus, type StandardProductIdType } from '../catalog/products.js';
+import { createProductsBySku, deleteUnusedNewProducts } from '../catalog/create-products.js';
 import { inventoryWarehouseNarrowing, type Principal } from '../accounts/principal.js';
 import { canUpdateInventory, listAccountWarehouses, type WarehouseRow } from '../accounts/warehouses.js';
 import type { Refusal } from '../errors.js';
 import { AvailableStock, type BackorderPort } from './backorder-port.js';
-import { applyStockChange, type StockChange } from './stock.js';
+import { availableAfterCount, MAX_STOCK_UNITS, unitsRoutedAfter, type StockChange } from './stock.js';
+import { applyStockChangesInOrder, type OrderedStockChange, type StockRefusal } from './stock-rounds.js';
 import { holdStockClosureBySku } from './stock-locks.js';
 import { touchProductsInventory } from './stock-touch.js';
 
 /**
- * POST /v1/inventory (document 2.4, resolutions §3): one item at a time, each in its own savepoint of the
- * call's transaction, each with its own outcome. A failed item changes nothing (its savepoint rolls back,
- * including a product it would have created).
+ * POST /v1/inventory (document 2.4, resolutions §3): the call's items in its one transaction, each with its
+ * own outcome. A failed item changes nothing (no stock change, no product or stock row created for it).
  */
 
 /** Where an item goes: the document shape names the warehouse, the public shape gives its id. */
@@ -32,19 +33,6 @@ export interface InventoryItemResultV1 {
   success: boolean;
   /** "" on success, so clients can test the string without a null check. */
   errorMessage: string;
-}
-
-/** Thrown inside an item's transaction to roll it back while still reporting the item's result. */
-export class InventoryItemRejected extends Error {
-  readonly result: InventoryItemResultV1;
-  /** Why, for the console's words (the API's item result carries errorMessage only). */
-  readonly refusal: Refusal | null;
-  constructor(result: InventoryItemResultV1, refusal: Refusal | null = null) {
-    super(result.errorMessage);
-    this.name = 'InventoryItemRejected';
-    this.result = result;
-    this.refusal = refusal;
-  }
 }
 
 /** What every item of one request resolves warehouses against; read once, before the items run. */
@@ -115,57 +103,114 @@ export async function holdStockOfItems(tx: Tx, principal: Principal, context: In
   await holdStockClosureBySku(tx, principal.accountId, keys);
 }
 
+/** An item's result, and why it failed in a seller's terms (the console's words; the API answers errorMessage). */
+export interface InventoryItemOutcome {
+  result: InventoryItemResultV1;
+  refusal: Refusal | null;
+}
+
 /**
- * Applies one item inside tx and returns its result; a failure throws InventoryItemRejected so the
- * edge rolls the item's transaction back and reports the result. With a batch, the product touch and the
- * backorder fill wait for finishInventoryBatch; without one, they happen here (an item on its own).
+ * Applies a call's items inside tx, set-based (stock-rounds.ts): the products of every SKU read in one query, the
+ * missing ones created in one insert, the stock changes in a few UPDATE … FROM (VALUES …) statements. Each item
+ * keeps its own outcome, as if the items ran one after another: items naming the same stock row apply in the
+ * order given, and a failed item changes nothing (no stock row or product is left behind for it). The changed
+ * products are touched and the waiting orders filled by finishInventoryBatch.
  */
-export async function applyInventoryItemV1(
+export async function applyInventoryItemsV1(
   tx: Tx,
   principal: Principal,
   context: InventoryUpdateContext,
-  item: InventoryItemV1,
+  items: readonly InventoryItemV1[],
   now: Date,
   asOf: Date | null,
-  backorders: BackorderPort,
-  batch?: InventoryBatch,
-): Promise<InventoryItemResultV1> {
-  const warehouse = findWarehouse(principal, context, item.warehouse);
-  const fail = (warehouseId: number | null, errorMessage: string, refusal: Refusal) =>
-    new InventoryItemRejected({ SKU: item.sku, warehouseId, success: false, errorMessage }, refusal);
-  if (!warehouse) {
-    throw fail('id' in item.warehouse ? item.warehouse.id : null, `${describe(item.warehouse)} not found in this account`, { code: 'stock.unknown_warehouse', facts: {} });
-  }
-  const refusal = writeRefusal(principal, warehouse);
-  if (refusal) throw fail(warehouse.id, refusal, { code: 'stock.controlled_by_app', facts: { warehouse: warehouse.name } });
-
-  const { product } = await findOrCreateProduct(
-    tx,
-    principal.accountId,
-    item.sku,
-    { standardProductId: item.standardProductId, standardProductIdType: item.standardProductIdType },
-    now,
-  );
-  const change: StockChange = item.change.mode === 'delta' ? item.change : { ...item.change, asOf };
-  const outcome = await applyStockChange(tx, principal.accountId, product.id, warehouse.id, change, now, {
-    binLocation: item.binLocation,
-    // pulled_ts / validAsOf is when the counts were taken: recorded as the row's observation time.
-    observedAt: item.change.mode === 'delta' ? null : asOf,
-    ...(batch ? { touchLater: batch.touched } : {}),
+  batch: InventoryBatch,
+): Promise<InventoryItemOutcome[]> {
+  const accountId = principal.accountId;
+  const outcomes: InventoryItemOutcome[] = new Array(items.length);
+  const fail = (index: number, warehouseId: number | null, errorMessage: string, refusal: Refusal) => {
+    outcomes[index] = { result: { SKU: items[index]!.sku, warehouseId, success: false, errorMessage }, refusal };
+  };
+  // Warehouses and permissions first: they need no database.
+  const accepted: { index: number; item: InventoryItemV1; warehouse: WarehouseRow }[] = [];
+  items.forEach((item, index) => {
+    const warehouse = findWarehouse(principal, context, item.warehouse);
+    if (!warehouse) {
+      fail(index, 'id' in item.warehouse ? item.warehouse.id : null, `${describe(item.warehouse)} not found in this account`, { code: 'stock.unknown_warehouse', facts: {} });
+      return;
+    }
+    const refusal = writeRefusal(principal, warehouse);
+    if (refusal) fail(index, warehouse.id, refusal, { code: 'stock.controlled_by_app', facts: { warehouse: warehouse.name } });
+    else accepted.push({ index, item, warehouse });
   });
-  if (!outcome.ok) {
-    const units = item.change.mode === 'delta' ? -item.change.delta : 0;
-    throw fail(
-      warehouse.id,
-      outcome.message,
-      outcome.reason === 'NEGATIVE'
-        ? { code: 'stock.would_go_negative', facts: { sku: item.sku, warehouse: warehouse.name, units } }
-        : { code: 'stock.newer_count_recorded', facts: { sku: item.sku, warehouse: warehouse.name } },
-    );
+  if (accepted.length === 0) return outcomes;
+
+  const skus = [...new Set(accepted.map((a) => a.item.sku))];
+  const products = new Map((await findProductsBySkus(tx, accountId, skus, true)).map((p) => [p.sku, p.id]));
+  // A new SKU's product is created with the identifiers of its first item that stock at zero takes (the first
+  // that can succeed); a SKU named only by deltas that remove units gets none (they are refused anyway).
+  const firstTaken = new Map<string, InventoryItemV1>();
+  for (const { item } of accepted) {
+    if (!products.has(item.sku) && !firstTaken.has(item.sku) && (item.change.mode !== 'delta' || item.change.delta >= 0)) firstTaken.set(item.sku, item);
   }
-  // Units available here may be what backordered orders wait for (noted last: a rejected item notes nothing).
-  const available = batch?.available ?? new AvailableStock();
-  available.note(product.id, warehouse.id, outcome.row.available);
-  if (!batch) await available.release(tx, principal.accountId, now, backorders);
-  return { SKU: item.sku, warehouseId: warehouse.id, success: true, errorMessage: '' };
+  const identifiersOf = (sku: string) => {
+    const item = firstTaken.get(sku)!;
+    return { standardProductId: item.standardProductId, standardProductIdType: item.standardProductIdType };
+  };
+  // Sorted: parallel calls creating the same SKUs take their index entries in one order.
+  const created = await createProductsBySku(tx, accountId, [...firstTaken.keys()].sort(), now, identifiersOf);
+  for (const [sku, id] of created) products.set(sku, id);
+  const raced = [...firstTaken.keys()].filter((sku) => !products.has(sku));
+  // Created by another transaction between the read and the insert.
+  for (const p of await findProductsBySkus(tx, accountId, raced, true)) products.set(p.sku, p.id);
+
+  const runs = accepted.filter((a) => products.has(a.item.sku));
+  const keyOf = (a: (typeof runs)[number]) => ({ productId: products.get(a.item.sku)!, warehouseId: a.warehouse.id });
+  const counted = runs.filter((a) => a.item.change.mode === 'available');
+  const routed = asOf && counted.length > 0 ? await unitsRoutedAfter(tx, accountId, counted.map(keyOf), asOf) : new Map<string, number>();
+  const changes: OrderedStockChange[] = runs.map((a) => {
+    const key = keyOf(a);
+    const change = a.item.change;
+    return {
+      key,
+      change: change.mode === 'available' ? { mode: 'available', quantity: availableAfterCount(change.quantity, routed.get(`${key.productId}:${key.warehouseId}`) ?? 0) } : change,
+      binLocation: a.item.binLocation,
+      // pulled_ts / validAsOf is when the counts were taken: recorded as the row's observation time.
+      observedAt: change.mode === 'delta' || asOf === null ? null : asOf.toISOString(),
+    };
+  });
+  const applied = await applyStockChangesInOrder(tx, accountId, changes, now);
+
+  const usedProducts = new Set<number>();
+  runs.forEach((a, i) => {
+    const outcome = applied[i]!;
+    const key = changes[i]!.key;
+    if (outcome.ok) {
+      usedProducts.add(key.productId);
+      batch.touched.add(key.productId);
+      // Units available here may be what backordered orders wait for (finishInventoryBatch hands them over).
+      batch.available.note(key.productId, key.warehouseId, outcome.available);
+      outcomes[a.index] = { result: { SKU: a.item.sku, warehouseId: a.warehouse.id, success: true, errorMessage: '' }, refusal: null };
+    } else refuseStock(a, outcome.reason);
+  });
+  // SKUs with no product: named only by deltas that remove units, which stock at zero refuses.
+  for (const a of accepted) if (!products.has(a.item.sku)) refuseStock(a, 'NEGATIVE');
+  // A failed item changes nothing: products created for items that all failed go again (their rows went already).
+  const unusedProducts = [...created.values()].filter((id) => !usedProducts.has(id));
+  if (unusedProducts.length > 0) await deleteUnusedNewProducts(tx, accountId, unusedProducts);
+  return outcomes;
+
+  function refuseStock(a: (typeof accepted)[number], reason: StockRefusal) {
+    const change = a.item.change;
+    if (reason === 'NEGATIVE' && change.mode === 'delta') {
+      fail(a.index, a.warehouse.id, `delta_quantity ${change.delta} would make the available quantity negative`, {
+        code: 'stock.would_go_negative',
+        facts: { sku: a.item.sku, warehouse: a.warehouse.name, units: -change.delta },
+      });
+      return;
+    }
+    fail(a.index, a.warehouse.id, `the change would take the stock of ${a.item.sku} in ${describe(a.item.warehouse)} past ${MAX_STOCK_UNITS} units`, {
+      code: 'stock.too_large',
+      facts: { sku: a.item.sku, warehouse: a.warehouse.name },
+    });
+  }
 }

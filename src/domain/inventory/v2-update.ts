@@ -1,9 +1,10 @@
 import type { Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
-import { findProductBySku } from '../catalog/products.js';
-import type { BackorderPort } from './backorder-port.js';
-import { applyStockChange } from './stock.js';
+import { findProductsBySkus } from '../catalog/products.js';
+import { AvailableStock, type BackorderPort } from './backorder-port.js';
 import { holdStockClosure } from './stock-locks.js';
+import { applyStockChangesInOrder } from './stock-rounds.js';
+import { touchProductsInventory } from './stock-touch.js';
 
 /** Why one entry of POST /v2/inventory failed (resolutions §4); UNSPECIFIED on success and on stale. */
 export const UPDATE_FAILURE_REASONS = [
@@ -61,20 +62,8 @@ export function parseQuantity(value: string | number | null): { ok: true; value:
   return { ok: true, value: n };
 }
 
-/**
- * One entry of POST /v2/inventory, inside its own transaction: sets the on-hand count of an existing SKU
- * in a warehouse whose stock the integration controls. v2 never creates products. An update observed
- * before the observation already held is discarded as stale and changes nothing. Units it leaves available
- * go to the orders waiting for them in that warehouse, in the same transaction.
- */
-export async function updateInventoryEntry(
-  tx: Tx,
-  principal: Principal,
-  entry: InventoryUpdateEntry,
-  observedAt: Date,
-  now: Date,
-  backorders: BackorderPort,
-): Promise<InventoryUpdateResult> {
+/** Why an entry cannot run, before any database work: a missing SKU, a bad count, a warehouse not the caller's. */
+function entryRefusal(principal: Principal, entry: InventoryUpdateEntry): InventoryUpdateResult | { quantity: number; warehouseId: number } {
   if (entry.sku === null || entry.sku.trim() === '') {
     return failedEntry(entry, 'UPDATE_FAILURE_REASON_MISSING_SKU', 'sku is required');
   }
@@ -92,34 +81,76 @@ export async function updateInventoryEntry(
         'GET /v2/inventory/warehouses lists yours',
     );
   }
-  const product = await findProductBySku(tx, principal.accountId, entry.sku);
-  if (!product) {
-    return failedEntry(entry, 'UPDATE_FAILURE_REASON_UNKNOWN_SKU', `SKU "${entry.sku}" does not exist in this account`);
-  }
-  // The row and the kit rows its fill may touch, in one order (stock-locks.ts).
-  await holdStockClosure(tx, principal.accountId, [{ productId: product.id, warehouseId: mapping.warehouseId }]);
-  const outcome = await applyStockChange(
+  return { quantity: quantity.value, warehouseId: mapping.warehouseId };
+}
+
+/**
+ * The entries of POST /v2/inventory, inside the call's transaction and set-based (stock-rounds.ts), each with its
+ * own result in request order: sets the on-hand count of existing SKUs in warehouses whose stock the integration
+ * controls. v2 never creates products. An entry observed before the observation already held is discarded as
+ * stale and changes nothing; entries naming the same SKU and warehouse apply in the order given. Units the
+ * entries leave available go to the orders waiting for them, in the same transaction.
+ */
+export async function updateInventoryEntries(
+  tx: Tx,
+  principal: Principal,
+  entries: readonly InventoryUpdateEntry[],
+  observedAt: Date,
+  now: Date,
+  backorders: BackorderPort,
+): Promise<InventoryUpdateResult[]> {
+  const accountId = principal.accountId;
+  const results: InventoryUpdateResult[] = new Array(entries.length);
+  const valid: { index: number; entry: InventoryUpdateEntry & { sku: string; warehouseUniqueId: string }; quantity: number; warehouseId: number }[] = [];
+  entries.forEach((entry, index) => {
+    const checked = entryRefusal(principal, entry);
+    if ('success' in checked) results[index] = checked;
+    else valid.push({ index, entry: entry as InventoryUpdateEntry & { sku: string; warehouseUniqueId: string }, ...checked });
+  });
+  const products = new Map((await findProductsBySkus(tx, accountId, [...new Set(valid.map((v) => v.entry.sku))], true)).map((p) => [p.sku, p.id]));
+  const known = valid.filter((v) => {
+    if (products.has(v.entry.sku)) return true;
+    results[v.index] = failedEntry(v.entry, 'UPDATE_FAILURE_REASON_UNKNOWN_SKU', `SKU "${v.entry.sku}" does not exist in this account`);
+    return false;
+  });
+  if (known.length === 0) return results;
+  const keys = known.map((v) => ({ productId: products.get(v.entry.sku)!, warehouseId: v.warehouseId }));
+  // The rows and the kit rows their fills may touch, in one order (stock-locks.ts).
+  await holdStockClosure(tx, accountId, keys);
+  const observed = observedAt.toISOString();
+  const outcomes = await applyStockChangesInOrder(
     tx,
-    principal.accountId,
-    product.id,
-    mapping.warehouseId,
-    { mode: 'onhand', quantity: quantity.value },
+    accountId,
+    known.map((v, i) => ({
+      key: keys[i]!,
+      change: { mode: 'onhand', quantity: v.quantity },
+      binLocation: v.entry.binLocation === '' ? null : v.entry.binLocation,
+      observedAt: observed,
+    })),
     now,
-    { observedAt, rejectStale: true, binLocation: entry.binLocation === '' ? null : entry.binLocation },
+    { rejectStale: true },
   );
-  if (!outcome.ok) {
-    if (outcome.reason === 'STALE') {
-      return { ...failedEntry(entry, 'UPDATE_FAILURE_REASON_UNSPECIFIED', outcome.message), stale: true };
+  const available = new AvailableStock();
+  const touched = new Set<number>();
+  known.forEach((v, i) => {
+    const outcome = outcomes[i]!;
+    if (!outcome.ok) {
+      results[v.index] = { ...failedEntry(v.entry, 'UPDATE_FAILURE_REASON_UNSPECIFIED', 'a newer observation of this SKU in this warehouse is already recorded'), stale: true };
+      return;
     }
-    return failedEntry(entry, 'UPDATE_FAILURE_REASON_INVALID', outcome.message);
-  }
-  if (outcome.row.available > 0) await backorders.stockAvailable(tx, principal.accountId, [{ productId: product.id, warehouseId: mapping.warehouseId }], now);
-  return {
-    sku: entry.sku,
-    warehouseUniqueId: entry.warehouseUniqueId,
-    success: true,
-    errorMessage: '',
-    stale: false,
-    failureReason: 'UPDATE_FAILURE_REASON_UNSPECIFIED',
-  };
+    touched.add(keys[i]!.productId);
+    available.note(keys[i]!.productId, keys[i]!.warehouseId, outcome.available);
+    results[v.index] = {
+      sku: v.entry.sku,
+      warehouseUniqueId: v.entry.warehouseUniqueId,
+      success: true,
+      errorMessage: '',
+      stale: false,
+      failureReason: 'UPDATE_FAILURE_REASON_UNSPECIFIED',
+    };
+  });
+  // Waiting orders take the units first, then the products' inventory timestamps and listing copies move once.
+  await available.release(tx, accountId, now, backorders);
+  await touchProductsInventory(tx, accountId, [...touched], now);
+  return results;
 }

@@ -1,10 +1,9 @@
 import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
-import { inSavepoint } from '../../../db/savepoint.js';
-import { isRetryableTxError, withTx } from '../../../db/tx.js';
+import { withTx } from '../../../db/tx.js';
+import { isDatabaseUnavailable } from '../../../db/unavailable.js';
 import {
-  InventoryItemRejected,
-  applyInventoryItemV1,
+  applyInventoryItemsV1,
   holdStockOfItems,
   finishInventoryBatch,
   loadInventoryUpdateContext,
@@ -35,12 +34,13 @@ export function registerUpdateInventory(app: App, deps: Deps) {
           'For absolute updates, units of orders routed after `pulled_ts`/`validAsOf` are subtracted too. ' +
           'Timestamps need a time zone.\n\n' +
           'A malformed request (types, identifier type, item count, not exactly one quantity field) is a 400 and ' +
-          'changes nothing. Otherwise every item gets its own result and a failed item changes nothing (each runs in ' +
-          'its own savepoint of the call\'s one transaction; if the database fails, the whole call fails and ' +
-          'changes nothing, so it can be retried): an unknown ' +
+          'changes nothing. Otherwise every item gets its own result, as if the items ran one after another (items ' +
+          'naming the same SKU and warehouse apply in the order given), and a failed item changes nothing (the call ' +
+          'is one transaction; if the database is lost, the whole call fails and changes nothing, so it can be ' +
+          'retried): an unknown ' +
           'warehouse, one whose stock another integration controls, one outside an inventory:self token\'s ' +
-          'warehouses, or a delta that would take the available quantity below zero fails that item only and ' +
-          'changes nothing for it. Unknown SKUs are created with the identifiers given. `errorMessage` is "" on ' +
+          'warehouses, a delta that would take the available quantity below zero, or a change that would take a ' +
+          'count past 2147483647 units fails that item only and changes nothing for it. Unknown SKUs are created with the identifiers given. `errorMessage` is "" on ' +
           'success.\n\nStock that an item leaves available fills the orders backordered in that warehouse (oldest order ' +
           'first) and routes waiting lines whose SKU it is (unknown SKU, no warehouse), in the same transaction.',
         body: InventoryUpdateV1,
@@ -52,38 +52,42 @@ export function registerUpdateInventory(app: App, deps: Deps) {
       const plan = planInventoryUpdate(request.body);
       const db = deps.db.db;
       const context = await loadInventoryUpdateContext(db, principal);
-      // One transaction for the whole call, each item in its own savepoint: an item that fails changes
-      // nothing and does not affect the others, and the call commits once instead of once per item.
-      const results = await withTx(db, async (tx) => {
-        const out: InventoryItemResultV1[] = [];
-        // The changed products' inventory timestamps and listing stock copies move once, after the items, and
-        // the orders waiting for the stock get it then (one check for the call when none waits).
-        const batch = newInventoryBatch();
-        await holdStockOfItems(tx, principal, context, plan.items);
-        for (const item of plan.items) {
+      // One transaction for the whole call, its items applied set-based with an outcome each (v1-update.ts).
+      const applyItems = (items: typeof plan.items) =>
+        withTx(db, async (tx) => {
+          // The changed products' inventory timestamps and listing stock copies move once, after the items, and
+          // the orders waiting for the stock get it then (one check for the call when none waits).
+          const batch = newInventoryBatch();
+          await holdStockOfItems(tx, principal, context, items);
           const now = deps.clock.now();
-          try {
-            out.push(await inSavepoint(tx, () => applyInventoryItemV1(tx, principal, context, item, now, plan.asOf, backorderPort, batch), () => true));
-          } catch (error) {
-            if (error instanceof InventoryItemRejected) {
-              out.push(error.result);
-              continue;
-            }
-            // A lock or serialization failure runs the whole call again (withTx); a lost database fails
-            // it (nothing is committed, so a retry is safe).
-            if (isRetryableTxError(error)) throw error;
-            request.log.error({ err: error, sku: item.sku }, 'inventory item failed');
-            out.push({
-              SKU: item.sku,
-              warehouseId: 'id' in item.warehouse ? item.warehouse.id : null,
-              success: false,
-              errorMessage: `internal error; this item was not applied (referenceId ${request.id})`,
-            });
-          }
+          const outcomes = await applyInventoryItemsV1(tx, principal, context, items, now, plan.asOf, batch);
+          await finishInventoryBatch(tx, principal.accountId, batch, now, backorderPort);
+          return outcomes.map((o) => o.result);
+        });
+      try {
+        return { results: await applyItems(plan.items) };
+      } catch (error) {
+        // A lost database fails the call (503) with nothing applied, so it can be sent again as it was.
+        if (isDatabaseUnavailable(error)) throw error;
+        request.log.error({ err: error }, 'inventory update failed as a batch; applying its items one by one');
+      }
+      // The database refused something no check foresaw: each item runs on its own, so the one at fault answers
+      // an internal error and the others keep their outcomes.
+      const results: InventoryItemResultV1[] = [];
+      for (const item of plan.items) {
+        try {
+          results.push(...(await applyItems([item])));
+        } catch (error) {
+          if (isDatabaseUnavailable(error)) throw error;
+          request.log.error({ err: error, sku: item.sku }, 'inventory item failed');
+          results.push({
+            SKU: item.sku,
+            warehouseId: 'id' in item.warehouse ? item.warehouse.id : null,
+            success: false,
+            errorMessage: `internal error; this item was not applied (referenceId ${request.id})`,
+          });
         }
-        await finishInventoryBatch(tx, principal.accountId, batch, deps.clock.now(), backorderPort);
-        return out;
-      });
+      }
       return { results };
     },
   );

@@ -12,6 +12,8 @@ export function controlledStockNote(warehouse: string): string {
 export const STOCK_REFUSALS: RefusalSentences<'stock'> = {
   'stock.would_go_negative': ({ sku, warehouse, units: n }) =>
     `${warehouse} does not have ${units(n)} of ${sku} available to remove. Remove fewer units, or count what is on the shelf and choose "Set on hand".`,
+  'stock.too_large': ({ sku, warehouse }) =>
+    `That would put more than 2,147,483,647 units of ${sku} in ${warehouse}, more than the stock can record. Check the number and try again.`,
   'stock.newer_count_recorded': ({ sku, warehouse }) =>
     `A newer count of ${sku} in ${warehouse} is already recorded, so this one was not used. Reload the page to see the stock as it is now.`,
   'stock.controlled_by_app': ({ warehouse }) =>

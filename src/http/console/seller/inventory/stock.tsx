@@ -4,7 +4,7 @@ import { withTx } from '../../../../db/tx.js';
 import { canUpdateInventory } from '../../../../domain/accounts/warehouses.js';
 import { failedPrecondition } from '../../../../domain/errors.js';
 import { searchStockBySkuPrefix } from '../../../../domain/inventory/console-stock.js';
-import { InventoryItemRejected, applyInventoryItemV1, loadInventoryUpdateContext } from '../../../../domain/inventory/v1-update.js';
+import { applyInventoryItemsV1, finishInventoryBatch, loadInventoryUpdateContext, newInventoryBatch } from '../../../../domain/inventory/v1-update.js';
 import { backorderPort } from '../../../../domain/fulfillment/backorder-port.js';
 import { InventoryUpdateV1 } from '../../../schemas/inventory-v1.js';
 import { planInventoryUpdate } from '../../../v1/inventory/update-body.js';
@@ -102,18 +102,20 @@ export function registerStockPages(scope: FastifyInstance, deps: Deps): void {
       // The body POST /v1/inventory takes, checked by its schema and planned by its code: one rule set.
       const plan = planInventoryUpdate(checkForm(InventoryUpdateV1, { products: [item] }));
       const context = await loadInventoryUpdateContext(deps.db.db, principal);
-      try {
-        const result = await withTx(deps.db.db, (tx) => applyInventoryItemV1(tx, principal, context, plan.items[0]!, deps.clock.now(), plan.asOf, backorderPort));
-        return `Stock of ${result.SKU} updated.`;
-      } catch (error) {
-        // What POST /v1/inventory answers as a failed item (success false) is a refusal the seller reads.
-        if (error instanceof InventoryItemRejected) {
-          const refused = failedPrecondition(error.result.errorMessage);
-          refused.refusal = error.refusal;
-          throw refused;
-        }
-        throw error;
+      const outcome = await withTx(deps.db.db, async (tx) => {
+        const batch = newInventoryBatch();
+        const now = deps.clock.now();
+        const [only] = await applyInventoryItemsV1(tx, principal, context, plan.items, now, plan.asOf, batch);
+        await finishInventoryBatch(tx, principal.accountId, batch, now, backorderPort);
+        return only!;
+      });
+      // What POST /v1/inventory answers as a failed item (success false) is a refusal the seller reads.
+      if (!outcome.result.success) {
+        const refused = failedPrecondition(outcome.result.errorMessage);
+        refused.refusal = outcome.refusal;
+        throw refused;
       }
+      return `Stock of ${outcome.result.SKU} updated.`;
     });
   });
 }
