@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { deleteExpiredIdempotencyKeys, IDEMPOTENCY_SWEEP } from '../../src/jobs/handlers/idempotency-sweep.js';
 import { deleteFinishedJobs, JOB_RETENTION_SWEEP } from '../../src/jobs/handlers/job-retention-sweep.js';
 import { REPORT_RETENTION_SWEEP } from '../../src/jobs/handlers/report-retention-sweep.js';
+import { RECURRING_JOBS } from '../../src/jobs/schedules.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { manualClock } from '../../src/lib/clock.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -65,19 +66,17 @@ describe('idempotency.sweep job', () => {
     const jobs = await t.deps.db.db.selectFrom('jobs').selectAll().where('id', 'in', scheduled).orderBy('id').execute();
     assert.deepEqual(
       jobs.map((j) => [j.type, j.account_id]),
-      [
-        [IDEMPOTENCY_SWEEP, null],
-        [JOB_RETENTION_SWEEP, null],
-        [REPORT_RETENTION_SWEEP, null],
-      ],
+      RECURRING_JOBS.map((j) => [j.type, null]),
     );
-    assert.equal(await w.runUntilIdle(), 3);
+    // The idempotency sweep is one of them, with the others (job and report retention, …).
+    assert.deepEqual(jobs.slice(0, 3).map((j) => j.type), [IDEMPOTENCY_SWEEP, JOB_RETENTION_SWEEP, REPORT_RETENTION_SWEEP]);
+    assert.equal(await w.runUntilIdle(), RECURRING_JOBS.length);
     clock.advance(2);
     // The key valid until now + 1 ms has expired meanwhile; the hourly runs come an hour later.
     assert.deepEqual(await w.runSchedules(), []);
     clock.advance(3600_000);
-    assert.equal((await w.runSchedules()).length, 3);
-    assert.equal(await w.runUntilIdle(), 3);
+    assert.equal((await w.runSchedules()).length, RECURRING_JOBS.length);
+    assert.equal(await w.runUntilIdle(), RECURRING_JOBS.length);
     assert.deepEqual(await keyNames(), ['valid-tomorrow']);
     const statuses = await t.deps.db.db.selectFrom('jobs').select('status').where('type', '=', IDEMPOTENCY_SWEEP).execute();
     assert.deepEqual(
