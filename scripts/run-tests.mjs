@@ -12,6 +12,7 @@
 // TEST_WITH_TSX=1 runs everything under tsx as before.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 // One copy per run (several runs may share a checkout), removed when the run ends.
@@ -32,7 +33,41 @@ function find(dir, keep) {
 
 function testFiles(filters) {
   const all = find('test', (f) => f.endsWith('.test.ts') && !f.split(path.sep).some((part) => part === 'helpers' || part === 'fixtures'));
-  return all.filter((f) => filters.length === 0 || filters.some((p) => f.includes(p))).sort();
+  const chosen = all.filter((f) => filters.length === 0 || filters.some((p) => f.includes(p))).sort();
+  return chosen.sort((a, b) => slowRank(a) - slowRank(b));
+}
+
+/**
+ * The files that take longest (10–30 s each; the browser tests run Chromium, the crash tests restart child
+ * processes), started first: the runner starts files in the order given, so a slow file started last would
+ * run alone at the end while the other lanes sit idle. Slowest first; the rest keep their path order.
+ */
+const SLOW_FIRST = [
+  'test/browser/',
+  'report-resume-crash',
+  'test/http/cli.test',
+  'docs-curls',
+  'orders-routing',
+  'jobs-worker-cli',
+  'idempotency-crash',
+  'orders-kits',
+  'ingestion-apply-crash',
+  'trust-proxy',
+  'report-imports-orders',
+  'inventory-concurrency',
+  'callback-crash',
+];
+
+function slowRank(file) {
+  const normal = file.split(path.sep).join('/');
+  const rank = SLOW_FIRST.findIndex((part) => normal.includes(part));
+  return rank === -1 ? SLOW_FIRST.length : rank;
+}
+
+/** One test file per core (at least two), or TEST_CONCURRENCY. */
+function concurrency() {
+  const asked = Number(process.env.TEST_CONCURRENCY);
+  return Number.isInteger(asked) && asked > 0 ? asked : Math.max(2, availableParallelism());
 }
 
 async function compile() {
@@ -77,7 +112,7 @@ function removeStaleCopies() {
 
 function run(args, files) {
   if (files.length === 0) return 0;
-  const result = spawnSync(process.execPath, [...args, '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [...args, '--test', `--test-concurrency=${concurrency()}`, '--test-reporter=spec', ...files], { stdio: 'inherit' });
   return result.status ?? 1;
 }
 
@@ -94,4 +129,6 @@ if (process.env.TEST_WITH_TSX === '1') {
 await compile();
 process.on('exit', () => rmSync(BUILD_DIR, { recursive: true, force: true }));
 console.log(`running ${files.length} test files on ${database}`);
+// The run's test processes share one migrated SQLite template database there (test/helpers/app.ts).
+process.env.TEST_TEMPLATE_DIR = path.resolve(BUILD_DIR, 'templates');
 process.exit(run(['--enable-source-maps'], files.map((f) => path.join(BUILD_DIR, f.replace(/\.ts$/, '.js')))));

@@ -9,6 +9,7 @@ import { createDeps, createLogger, type Deps } from '../../src/deps.js';
 import type { App } from '../../src/http/types.js';
 import { ADMIN_TOKEN, createSchemaAndMigrate, testConfig, withSchemaLock } from './app.js';
 import { seedAccount, type SeededAccount } from './fixtures.js';
+import { mainCommand } from './main-command.js';
 import { REPO_ROOT } from './repo-root.js';
 
 /**
@@ -30,11 +31,11 @@ export function startWorkerProcess(
   args: string[],
   crash: { afterChunks: number; chunkStatement?: string } | null,
 ): WorkerProcess {
-  const preload = crash ? ['--import', './test/fixtures/crash-after-chunks.ts'] : [];
+  const preload = crash ? ['./test/fixtures/crash-after-chunks.ts'] : [];
   const crashEnv = crash
     ? { CRASH_AFTER_CHUNKS: String(crash.afterChunks), ...(crash.chunkStatement ? { CRASH_CHUNK_STATEMENT: crash.chunkStatement } : {}) }
     : {};
-  const child = spawn(process.execPath, ['--import', 'tsx', ...preload, 'src/main.ts', 'worker', ...args], {
+  const child = spawn(process.execPath, mainCommand(['worker', ...args], preload), {
     cwd: root,
     env: { ...env, ...crashEnv },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -15,6 +15,7 @@ import { admin } from '../helpers/admin.js';
 import { ADMIN_TOKEN, createSchemaAndMigrate, testConfig, withSchemaLock, type TestApp } from '../helpers/app.js';
 import { startReceiver } from '../helpers/callback-receiver.js';
 import { REDIRECT_URI } from '../helpers/fixtures.js';
+import { mainCommand } from '../helpers/main-command.js';
 import { REPO_ROOT } from '../helpers/repo-root.js';
 
 /**
@@ -79,7 +80,7 @@ describe('callbacks: a worker killed mid-delivery', { timeout: 120_000 }, () => 
       assert.equal(res.statusCode, 202, res.body);
       const { deliveryId } = res.json() as { deliveryId: string };
 
-      child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
+      child = spawn(process.execPath, mainCommand(['worker']), {
         cwd: root,
         env: {
           PATH: process.env.PATH,

@@ -17,6 +17,7 @@ import { listInstallations } from '../../src/domain/accounts/installations.js';
 import { authenticateToken } from '../../src/domain/accounts/tokens.js';
 import type { SandboxSummary } from '../../src/domain/accounts/sandbox.js';
 import { signIn } from '../../src/domain/users/sign-in.js';
+import { mainCommand } from '../helpers/main-command.js';
 import { REPO_ROOT } from '../helpers/repo-root.js';
 
 const ROOT = REPO_ROOT;
@@ -34,7 +35,7 @@ function cli(dataDir: string, args: string[]): Promise<Run> {
     delete env[name];
   }
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, env }, (error, stdout, stderr) => {
+    execFile(process.execPath, mainCommand(args), { cwd: ROOT, env }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -308,7 +309,7 @@ describe('operator CLI commands', () => {
 function startServer(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', WORKER: 'off' };
   for (const name of ['DATABASE_URL', 'TEST_DATABASE_URL', 'NODE_ENV', 'PUBLIC_BASE_URL', 'ADMIN_TOKEN', 'SERVER_SECRET']) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, mainCommand(['serve']), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     let out = '';

@@ -10,6 +10,7 @@ import { buildApp } from '../../src/app.js';
 import { createDeps, createLogger, type Deps } from '../../src/deps.js';
 import { ADMIN_TOKEN, createSchemaAndMigrate, testConfig, withSchemaLock, type TestApp } from '../helpers/app.js';
 import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
+import { mainCommand } from '../helpers/main-command.js';
 import { REPO_ROOT } from '../helpers/repo-root.js';
 
 /**
@@ -28,7 +29,7 @@ interface Service {
 }
 
 function startService(env: NodeJS.ProcessEnv, crashAfterCommit: boolean): Promise<Service> {
-  const args = ['--import', 'tsx', ...(crashAfterCommit ? ['--import', './test/fixtures/crash-after-commit.ts'] : []), 'src/main.ts', 'serve'];
+  const args = mainCommand(['serve'], crashAfterCommit ? ['./test/fixtures/crash-after-commit.ts'] : []);
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),

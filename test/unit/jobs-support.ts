@@ -22,14 +22,17 @@ export async function countJobs(deps: Deps): Promise<number> {
 }
 
 /**
- * A second connection pool on the same database (PostgreSQL: the same test schema), so two workers
+ * A second connection pool on the same database (PostgreSQL: the same test database and schema), so two workers
  * really run at once; null on SQLite in memory, where a second connection would see another database.
  */
 export async function secondHandle(handle: DbHandle): Promise<DbHandle | null> {
   const url = process.env.TEST_DATABASE_URL;
   if (handle.dialect !== 'postgres' || !url) return null;
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db);
-  return connectDatabase({ databaseUrl: url, sqliteFile: '', pgSchema: rows[0]!.schema, pgPoolSize: 4 });
+  // Each test app has a database of its own in TEST_DATABASE_URL's cluster (test/helpers/app.ts).
+  const { rows } = await sql<{ schema: string; database: string }>`select current_schema() as schema, current_database() as database`.execute(handle.db);
+  const sameDatabase = new URL(url);
+  sameDatabase.pathname = `/${rows[0]!.database}`;
+  return connectDatabase({ databaseUrl: sameDatabase.toString(), sqliteFile: '', pgSchema: rows[0]!.schema, pgPoolSize: 4 });
 }
 
 /** Polls until check() holds (the background worker loop runs on real time); fails after 10 s. */

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { connectDatabase } from '../../src/db/connect.js';
+import { RECURRING_JOBS } from '../../src/jobs/schedules.js';
+import { mainCommand } from '../helpers/main-command.js';
 import { REPO_ROOT } from '../helpers/repo-root.js';
 
 const ROOT = REPO_ROOT;
@@ -27,17 +29,17 @@ describe('`cli worker` process', { skip }, () => {
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('runs jobs until SIGTERM, then finishes and exits 0', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], { cwd: ROOT, env: cliEnv(dataDir) });
+    const child = spawn(process.execPath, mainCommand(['worker']), { cwd: ROOT, env: cliEnv(dataDir) });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    // The hourly sweeps (idempotency keys, finished jobs, reports past retention) are due as soon as the
-    // first worker starts: wait until all three have run.
+    // The hourly sweeps (RECURRING_JOBS: idempotency keys, finished jobs, reports past retention, …) are due as
+    // soon as the first worker starts: wait until all of them have run.
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => {
         stdout += d.toString();
-        if (stdout.split('"msg":"job succeeded"').length > 3) resolve();
+        if (stdout.split('"msg":"job succeeded"').length > RECURRING_JOBS.length) resolve();
       });
       void exited.then(() => reject(new Error(`worker exited early:\n${stdout}\n${stderr}`)));
     });
@@ -50,15 +52,14 @@ describe('`cli worker` process', { skip }, () => {
     const handle = connectDatabase({ databaseUrl: null, sqliteFile: path.join(dataDir, 'service.db') });
     try {
       const jobs = await handle.db.selectFrom('jobs').select(['type', 'status']).orderBy('id').execute();
-      assert.deepEqual(jobs, [
-        { type: 'idempotency.sweep', status: 'SUCCEEDED' },
-        { type: 'jobs.retention-sweep', status: 'SUCCEEDED' },
-        { type: 'reports.retention-sweep', status: 'SUCCEEDED' },
-      ]);
+      assert.deepEqual(
+        jobs,
+        RECURRING_JOBS.map((j) => ({ type: j.type, status: 'SUCCEEDED' })),
+      );
       const schedules = await handle.db.selectFrom('job_schedules').select('name').orderBy('name').execute();
       assert.deepEqual(
         schedules.map((r) => r.name),
-        ['idempotency.sweep', 'jobs.retention-sweep', 'reports.retention-sweep'],
+        RECURRING_JOBS.map((j) => j.name).sort(),
       );
     } finally {
       await handle.close();
@@ -69,7 +70,7 @@ describe('`cli worker` process', { skip }, () => {
     const serveDir = mkdtempSync(path.join(tmpdir(), 'mcs-serve-'));
     try {
       const env = { ...cliEnv(serveDir), PORT: '0', HOST: '127.0.0.1', WORKER: 'inline' };
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: ROOT, env });
+      const child = spawn(process.execPath, mainCommand(['serve']), { cwd: ROOT, env });
       let stdout = '';
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -91,7 +92,7 @@ describe('`cli worker` process', { skip }, () => {
 
   it('--once runs what is due and exits', async () => {
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker', '--once'], { cwd: ROOT, env: cliEnv(dataDir) }, (error, stdout, stderr) =>
+      execFile(process.execPath, mainCommand(['worker', '--once']), { cwd: ROOT, env: cliEnv(dataDir) }, (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
       );
     });
