@@ -13,7 +13,7 @@ export interface AccountsTable {
   currency_code: Generated<string>;
   /** IANA time zone name the console shows dates in. */
   time_zone: Generated<string>;
-  /** Days buyers' personal data is kept after an order closes; null keeps it. Stored only (the sweep is issue 29). */
+  /** Days buyers' personal data is kept after an order closes; null keeps it (the sweep: src/domain/personal-data/retention-sweep.ts). */
   personal_data_retention_days: Generated<number | null>;
 }
 
@@ -377,6 +377,30 @@ export interface SalesOrdersTable {
   accepted_ts: string | null;
   created_at: string;
   last_updated_ts: string;
+  /** When the order last became closed (038_personal_data; src/domain/personal-data/closing.ts); null while open. */
+  closed_ts: Generated<string | null>;
+  /** When its buyer's personal data was cleared (resolutions §10); null until then. */
+  personal_data_redacted_ts: Generated<string | null>;
+}
+
+/** Open orders a buyer asked to erase, redacted once they close (038_personal_data). No email is kept. */
+export interface PersonalDataErasuresTable {
+  account_id: number;
+  order_id: number;
+  requested_ts: string;
+  requested_by: string;
+}
+
+/** Who redacted what and how many orders (038_personal_data); never the personal data itself. */
+export interface PersonalDataAuditTable {
+  id: Generated<number>;
+  account_id: number;
+  /** ERASE_BUYER, ERASE_ORDER or RETENTION_SWEEP. */
+  action: string;
+  requested_by: string;
+  redacted_orders: number;
+  pending_orders: number;
+  created_at: string;
 }
 
 /**
@@ -1149,6 +1173,8 @@ export interface Database {
   job_attempts: JobAttemptsTable;
   job_schedules: JobSchedulesTable;
   sales_orders: SalesOrdersTable;
+  personal_data_erasures: PersonalDataErasuresTable;
+  personal_data_audit: PersonalDataAuditTable;
   sales_order_lines: SalesOrderLinesTable;
   sales_order_search_terms: SalesOrderSearchTermsTable;
   sales_order_totals: SalesOrderTotalsTable;

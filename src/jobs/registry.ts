@@ -9,6 +9,7 @@ import { RUN_IMPORT_VALIDATION_JOB, importValidationJobDead, runImportValidation
 import { DELIVER_CALLBACK, deliverCallbackJobDead, runDeliverCallback } from './handlers/deliver-callback.js';
 import { REPORT_RETENTION_SWEEP, runReportRetentionSweep } from './handlers/report-retention-sweep.js';
 import { APPLY_CHANNEL_RULES, runApplyChannelRules } from './handlers/apply-channel-rules.js';
+import { PERSONAL_DATA_SWEEP, runPersonalDataSweep } from './handlers/personal-data-sweep.js';
 import { WAITING_WORK_SWEEP, runWaitingWorkSweep } from './handlers/waiting-work-sweep.js';
 
 /** Job type → handler. A worker runs only the types its registry knows; others fail and are retried. */
@@ -61,5 +62,6 @@ export function defaultJobRegistry(): JobRegistry {
     .register(REPORT_RETENTION_SWEEP, runReportRetentionSweep)
     .register(WAITING_WORK_SWEEP, runWaitingWorkSweep)
     .register(APPLY_CHANNEL_RULES, runApplyChannelRules)
+    .register(PERSONAL_DATA_SWEEP, runPersonalDataSweep)
     .register(DELIVER_CALLBACK, runDeliverCallback, deliverCallbackJobDead, { concurrent: true });
 }

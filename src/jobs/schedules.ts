@@ -4,6 +4,7 @@ import { enqueueJob } from './enqueue.js';
 import { IDEMPOTENCY_SWEEP } from './handlers/idempotency-sweep.js';
 import { JOB_RETENTION_SWEEP } from './handlers/job-retention-sweep.js';
 import { REPORT_RETENTION_SWEEP } from './handlers/report-retention-sweep.js';
+import { PERSONAL_DATA_SWEEP } from './handlers/personal-data-sweep.js';
 import { WAITING_WORK_SWEEP } from './handlers/waiting-work-sweep.js';
 
 /** A job the workers enqueue every `everyMs` (the first run when the first worker starts). */
@@ -23,6 +24,7 @@ export const RECURRING_JOBS: RecurringJob[] = [
   { name: IDEMPOTENCY_SWEEP, type: IDEMPOTENCY_SWEEP, everyMs: HOUR, maxAttempts: 3 },
   { name: JOB_RETENTION_SWEEP, type: JOB_RETENTION_SWEEP, everyMs: HOUR, maxAttempts: 3 },
   { name: REPORT_RETENTION_SWEEP, type: REPORT_RETENTION_SWEEP, everyMs: HOUR, maxAttempts: 3 },
+  { name: PERSONAL_DATA_SWEEP, type: PERSONAL_DATA_SWEEP, everyMs: HOUR, maxAttempts: 3 },
   { name: WAITING_WORK_SWEEP, type: WAITING_WORK_SWEEP, everyMs: HOUR, maxAttempts: 3 },
 ];
 

@@ -1834,6 +1834,26 @@ export interface paths {
         patch: operations["updateAccount"];
         trace?: never;
     };
+    "/admin/accounts/{accountId}/personal-data/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a buyer's personal data
+         * @description Erasure on request (resolutions §10): every order of the account whose customer email or ship-to email is `customerEmail` loses its personal data: closed orders at once, open ones as soon as they close (recorded, so a restart does not forget them). An audit entry keeps who asked, when and how many orders, never the email. See docs/operators/personal-data.md.
+         */
+        post: operations["createAccountPersonalDataErase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/accounts/{accountId}/warehouses": {
         parameters: {
             query?: never;
@@ -4056,30 +4076,38 @@ export interface operations {
                                 totalDiscount: number | null;
                             } | null;
                             shippingAddress: {
-                                name: string;
-                                company: string | null;
-                                addressLine1: string;
-                                addressLine2: string | null;
-                                city: string;
-                                state: string | null;
-                                postalCode: string;
-                                phone: string | null;
-                                email: string | null;
+                                /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                                name?: string;
+                                company?: string | null;
+                                /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                                addressLine1?: string;
+                                addressLine2?: string | null;
+                                /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                                city?: string;
+                                state?: string | null;
+                                /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                                postalCode?: string;
+                                phone?: string | null;
+                                email?: string | null;
                                 countryCode: string;
-                                type: string | null;
+                                type?: string | null;
                             } | null;
                             billingAddress: {
-                                name: string;
-                                company: string | null;
-                                addressLine1: string;
-                                addressLine2: string | null;
-                                city: string;
-                                state: string | null;
-                                postalCode: string;
-                                phone: string | null;
-                                email: string | null;
+                                /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                                name?: string;
+                                company?: string | null;
+                                /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                                addressLine1?: string;
+                                addressLine2?: string | null;
+                                /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                                city?: string;
+                                state?: string | null;
+                                /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                                postalCode?: string;
+                                phone?: string | null;
+                                email?: string | null;
                                 countryCode: string;
-                                type: string | null;
+                                type?: string | null;
                             } | null;
                             /** @description packages shipped (POST /v1/salesOrder/shipments or v2 shipments) */
                             packages: {
@@ -4189,6 +4217,7 @@ export interface operations {
                             channelWillFulfill: boolean;
                             prime: boolean;
                             businessOrder: boolean;
+                            personalDataRedactedTs: string | null;
                         }[];
                         pagination: {
                             hasNext: boolean;
@@ -4450,30 +4479,38 @@ export interface operations {
                             totalDiscount: number | null;
                         } | null;
                         shippingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         billingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         /** @description packages shipped (POST /v1/salesOrder/shipments or v2 shipments) */
                         packages: {
@@ -4583,6 +4620,7 @@ export interface operations {
                         channelWillFulfill: boolean;
                         prime: boolean;
                         businessOrder: boolean;
+                        personalDataRedactedTs: string | null;
                     };
                 };
             };
@@ -4738,30 +4776,38 @@ export interface operations {
                             totalDiscount: number | null;
                         } | null;
                         shippingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         billingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         /** @description packages shipped (POST /v1/salesOrder/shipments or v2 shipments) */
                         packages: {
@@ -4871,6 +4917,7 @@ export interface operations {
                         channelWillFulfill: boolean;
                         prime: boolean;
                         businessOrder: boolean;
+                        personalDataRedactedTs: string | null;
                     };
                 };
             };
@@ -4990,30 +5037,38 @@ export interface operations {
                             totalDiscount: number | null;
                         } | null;
                         shippingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         billingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         /** @description packages shipped (POST /v1/salesOrder/shipments or v2 shipments) */
                         packages: {
@@ -5123,6 +5178,7 @@ export interface operations {
                         channelWillFulfill: boolean;
                         prime: boolean;
                         businessOrder: boolean;
+                        personalDataRedactedTs: string | null;
                     };
                 };
             };
@@ -5260,30 +5316,38 @@ export interface operations {
                             totalDiscount: number | null;
                         } | null;
                         shippingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         billingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         /** @description packages shipped (POST /v1/salesOrder/shipments or v2 shipments) */
                         packages: {
@@ -5393,6 +5457,7 @@ export interface operations {
                         channelWillFulfill: boolean;
                         prime: boolean;
                         businessOrder: boolean;
+                        personalDataRedactedTs: string | null;
                     };
                 };
             };
@@ -5554,30 +5619,38 @@ export interface operations {
                             totalDiscount: number | null;
                         } | null;
                         shippingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         billingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         /** @description packages shipped (POST /v1/salesOrder/shipments or v2 shipments) */
                         packages: {
@@ -5687,6 +5760,7 @@ export interface operations {
                         channelWillFulfill: boolean;
                         prime: boolean;
                         businessOrder: boolean;
+                        personalDataRedactedTs: string | null;
                     };
                 };
             };
@@ -6022,30 +6096,38 @@ export interface operations {
                                 totalDiscount: number | null;
                             } | null;
                             shippingAddress: {
-                                name: string;
-                                company: string | null;
-                                addressLine1: string;
-                                addressLine2: string | null;
-                                city: string;
-                                state: string | null;
-                                postalCode: string;
-                                phone: string | null;
-                                email: string | null;
+                                /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                                name?: string;
+                                company?: string | null;
+                                /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                                addressLine1?: string;
+                                addressLine2?: string | null;
+                                /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                                city?: string;
+                                state?: string | null;
+                                /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                                postalCode?: string;
+                                phone?: string | null;
+                                email?: string | null;
                                 countryCode: string;
-                                type: string | null;
+                                type?: string | null;
                             } | null;
                             billingAddress: {
-                                name: string;
-                                company: string | null;
-                                addressLine1: string;
-                                addressLine2: string | null;
-                                city: string;
-                                state: string | null;
-                                postalCode: string;
-                                phone: string | null;
-                                email: string | null;
+                                /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                                name?: string;
+                                company?: string | null;
+                                /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                                addressLine1?: string;
+                                addressLine2?: string | null;
+                                /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                                city?: string;
+                                state?: string | null;
+                                /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                                postalCode?: string;
+                                phone?: string | null;
+                                email?: string | null;
                                 countryCode: string;
-                                type: string | null;
+                                type?: string | null;
                             } | null;
                             /** @description packages shipped (POST /v1/salesOrder/shipments or v2 shipments) */
                             packages: {
@@ -6155,6 +6237,7 @@ export interface operations {
                             channelWillFulfill: boolean;
                             prime: boolean;
                             businessOrder: boolean;
+                            personalDataRedactedTs: string | null;
                         }[];
                     };
                 };
@@ -18263,6 +18346,103 @@ export interface operations {
             };
         };
     };
+    createAccountPersonalDataErase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description account id
+                 * @example 1
+                 */
+                accountId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customerEmail": "ada.buyer@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the buyer's email as orders hold it (compared trimmed and in any case) */
+                    customerEmail: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description closed orders of the buyer redacted by this request */
+                        redactedOrders: number;
+                        /** @description open orders of the buyer, recorded and redacted as soon as they close */
+                        pendingOrders: number;
+                    };
+                };
+            };
+            /** @description invalid input; errorMessages lists each problem */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description missing or wrong operator token (ADMIN_TOKEN); without one, only loopback callers in development */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description no such account, app, installation, warehouse or token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description the body has a Content-Type this route does not take (JSON routes take application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description service error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description the database is unreachable for now; retry after the Retry-After header's seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
     listAccountWarehouses: {
         parameters: {
             query?: never;
@@ -21434,30 +21614,38 @@ export interface operations {
                             totalDiscount: number | null;
                         } | null;
                         shippingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         billingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         /** @description packages shipped (POST /v1/salesOrder/shipments or v2 shipments) */
                         packages: {
@@ -21567,6 +21755,7 @@ export interface operations {
                         channelWillFulfill: boolean;
                         prime: boolean;
                         businessOrder: boolean;
+                        personalDataRedactedTs: string | null;
                     };
                 };
             };
@@ -21717,30 +21906,38 @@ export interface operations {
                             totalDiscount: number | null;
                         } | null;
                         shippingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         billingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         /** @description packages shipped (POST /v1/salesOrder/shipments or v2 shipments) */
                         packages: {
@@ -21850,6 +22047,7 @@ export interface operations {
                         channelWillFulfill: boolean;
                         prime: boolean;
                         businessOrder: boolean;
+                        personalDataRedactedTs: string | null;
                     };
                 };
             };
@@ -22009,30 +22207,38 @@ export interface operations {
                             totalDiscount: number | null;
                         } | null;
                         shippingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         billingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         /** @description packages shipped (POST /v1/salesOrder/shipments or v2 shipments) */
                         packages: {
@@ -22142,6 +22348,7 @@ export interface operations {
                         channelWillFulfill: boolean;
                         prime: boolean;
                         businessOrder: boolean;
+                        personalDataRedactedTs: string | null;
                     };
                 };
             };
@@ -22277,30 +22484,38 @@ export interface operations {
                             totalDiscount: number | null;
                         } | null;
                         shippingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         billingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         /** @description packages shipped (POST /v1/salesOrder/shipments or v2 shipments) */
                         packages: {
@@ -22410,6 +22625,7 @@ export interface operations {
                         channelWillFulfill: boolean;
                         prime: boolean;
                         businessOrder: boolean;
+                        personalDataRedactedTs: string | null;
                     };
                 };
             };
@@ -22548,30 +22764,38 @@ export interface operations {
                             totalDiscount: number | null;
                         } | null;
                         shippingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         billingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         /** @description packages shipped (POST /v1/salesOrder/shipments or v2 shipments) */
                         packages: {
@@ -22681,6 +22905,7 @@ export interface operations {
                         channelWillFulfill: boolean;
                         prime: boolean;
                         businessOrder: boolean;
+                        personalDataRedactedTs: string | null;
                     };
                 };
             };
@@ -22813,30 +23038,38 @@ export interface operations {
                             totalDiscount: number | null;
                         } | null;
                         shippingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         billingAddress: {
-                            name: string;
-                            company: string | null;
-                            addressLine1: string;
-                            addressLine2: string | null;
-                            city: string;
-                            state: string | null;
-                            postalCode: string;
-                            phone: string | null;
-                            email: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            name?: string;
+                            company?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            addressLine1?: string;
+                            addressLine2?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            city?: string;
+                            state?: string | null;
+                            /** @description absent once the order's personal data was redacted (personalDataRedactedTs) */
+                            postalCode?: string;
+                            phone?: string | null;
+                            email?: string | null;
                             countryCode: string;
-                            type: string | null;
+                            type?: string | null;
                         } | null;
                         /** @description packages shipped (POST /v1/salesOrder/shipments or v2 shipments) */
                         packages: {
@@ -22946,6 +23179,7 @@ export interface operations {
                         channelWillFulfill: boolean;
                         prime: boolean;
                         businessOrder: boolean;
+                        personalDataRedactedTs: string | null;
                     };
                 };
             };

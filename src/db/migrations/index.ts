@@ -38,6 +38,7 @@ import * as m034 from './034_product_search.js';
 import * as m035 from './035_sandbox_partner.js';
 import * as m036 from './036_product_sku_prefix.js';
 import * as m037 from './037_channel_inventory_rules.js';
+import * as m038 from './038_personal_data.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -99,6 +100,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '035_sandbox_partner': m035,
   '036_product_sku_prefix': m036,
   '037_channel_inventory_rules': m037,
+  '038_personal_data': m038,
 };
 
 function contextFor(dialect: Dialect, log: MigrationLog): MigrationContext {

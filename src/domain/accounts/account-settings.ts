@@ -4,7 +4,7 @@ import { invalidFields, notFound, type FieldViolation } from '../errors.js';
 /**
  * Account settings (resolutions §10), set by the operator: the console shows the account's money in
  * `currencyCode` and its dates in `timeZone`. `personalDataRetentionDays` is how long buyers' personal data is
- * kept after an order closes (null: kept); it is only stored so far, the sweep that acts on it is issue 29.
+ * kept after an order closes (null: kept), acted on by the retention sweep (src/domain/personal-data/retention-sweep.ts).
  */
 export interface AccountSettings {
   currencyCode: string;

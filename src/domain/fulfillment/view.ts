@@ -107,7 +107,7 @@ const ordersOfView = compiledBySize(
   (db, arg, n) =>
     db
       .selectFrom('sales_orders')
-      .select(['id', 'order_ts', 'customer_name', 'requested_service_level', 'standard_service_level', 'shipping_address', 'accounting'])
+      .select(['id', 'order_ts', 'customer_name', 'requested_service_level', 'standard_service_level', 'shipping_address', 'accounting', 'personal_data_redacted_ts'])
       .where(accountFilterById(arg<number>('accountId')))
       .where('id', 'in', argList<number>(arg, 'o', n)),
   MAX_CACHED_PAGE,
@@ -180,7 +180,8 @@ export async function fulfillmentOrderViews(db: Db | Tx, principal: Principal, r
       { owed: 0, shipped: 0, cancelled: 0 },
     );
     const accounting = order?.accounting ? (JSON.parse(order.accounting) as Record<string, string | null>) : {};
-    const shipTo = shipToOf(order?.shipping_address ?? null);
+    // Redacted under the personal-data retention (resolutions §10): shipTo absent, though the country is kept.
+    const shipTo = order?.personal_data_redacted_ts ? undefined : shipToOf(order?.shipping_address ?? null);
     // "empty when the channel named none": a level the service could not standardize is no level.
     const level = order && !(order.standard_service_level === 'Unknown' && order.requested_service_level === null) ? order.standard_service_level : '';
     return {

@@ -28,7 +28,8 @@ import { orderSortTotal, writeOrderSearch } from './order-search.js';
 export type { CreateOrderInput } from './order-input.js';
 
 // Every order runs these; they are compiled once (src/db/compiled.ts).
-type OrderInsert = Omit<Selectable<SalesOrdersTable>, 'id'>;
+// closed_ts and personal_data_redacted_ts (038_personal_data) start null: recomputeOrderStatus and the redaction set them.
+type OrderInsert = Omit<Selectable<SalesOrdersTable>, 'id' | 'closed_ts' | 'personal_data_redacted_ts'>;
 const ORDER_COLUMNS = everyColumn<OrderInsert>()([
   'account_id', 'storefront_id', 'channel_key', 'channel', 'channel_label', 'channel_order_id', 'channel_order_reference_number',
   'status', 'paid', 'paid_ts', 'cancellation_reason', 'customer_notes', 'marketplace_id', 'customer_name', 'customer_email',

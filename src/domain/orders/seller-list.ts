@@ -63,6 +63,8 @@ export interface SellerOrderSummary {
   /** The customer's name, else the ship-to name; null when the order has neither. */
   customerName: string | null;
   customerEmail: string | null;
+  /** Set once the buyer's personal data was redacted (resolutions §10): the list then says so. */
+  personalDataRedactedTs: string | null;
   lineCount: number;
   units: number;
   /** Σ quantity × unitPrice over lines with a price, as a decimal string; null when no line has one. */
@@ -86,6 +88,7 @@ interface Row {
   customer_name: string | null;
   customer_email: string | null;
   shipping_address: string | null;
+  personal_data_redacted_ts: string | null;
   sort_key: string | number;
 }
 
@@ -170,7 +173,7 @@ export async function listSellerOrders(
   const rows = (
     await sql<Row>`
       select o.id, o.channel_order_id, o.channel, o.channel_label, o.status, o.order_ts, o.customer_name, o.customer_email,
-        o.shipping_address, ${key} as sort_key
+        o.shipping_address, o.personal_data_redacted_ts, ${key} as sort_key
       from ${from}
       where ${sql.join(where, sql` and `)}
       order by ${key} ${direction}, ${id} ${direction}
@@ -231,6 +234,7 @@ async function summaries(db: Db, accountId: number, page: Row[]): Promise<Seller
       orderTs: o.order_ts,
       customerName: o.customer_name?.trim() ? o.customer_name : shipToName(o.shipping_address),
       customerEmail: o.customer_email,
+      personalDataRedactedTs: o.personal_data_redacted_ts,
       lineCount: t?.lineCount ?? 0,
       units: t?.units ?? 0,
       total: t?.total ? t.total.toFixed() : null,

@@ -46,6 +46,7 @@ export const ORDER_VIEW_COLUMNS = [
   'business_order',
   'accepted_ts',
   'last_updated_ts',
+  'personal_data_redacted_ts',
 ] as const satisfies readonly (keyof OrderRow)[];
 export type OrderViewRow = Pick<OrderRow, (typeof ORDER_VIEW_COLUMNS)[number]>;
 const LINE_VIEW_COLUMNS = [
@@ -151,6 +152,8 @@ export interface SalesOrderV1 {
   channelWillFulfill: boolean;
   prime: boolean;
   businessOrder: boolean;
+  /** When the buyer's personal data was redacted (resolutions §10); null while it is kept. */
+  personalDataRedactedTs: string | null;
 }
 
 function parseJson<T>(text: string | null): T | null {
@@ -381,6 +384,7 @@ function assembleOrderViews(principal: Principal, orders: readonly OrderViewRow[
       channelWillFulfill: o.channel_will_fulfill === 1,
       prime: o.prime === 1,
       businessOrder: o.business_order === 1,
+      personalDataRedactedTs: o.personal_data_redacted_ts,
     };
   });
 }

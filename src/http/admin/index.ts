@@ -9,6 +9,7 @@ import { registerAdminCustomStoreRoutes } from './custom-stores/index.js';
 import { registerGetAccount } from './get-account.js';
 import { registerGetApp } from './get-app.js';
 import { registerUpdateAccount } from './update-account.js';
+import { registerErasePersonalData } from './erase-personal-data.js';
 import { registerUpdateApp } from './update-app.js';
 import { registerAdminInboundReceiveRoutes } from './inbound/index.js';
 import { registerAdminInventoryRuleRoutes } from './inventory-rules/index.js';
@@ -44,6 +45,7 @@ export function registerAdminRoutes(app: App, deps: Deps): void {
   registerListAccounts(app, deps);
   registerGetAccount(app, deps);
   registerUpdateAccount(app, deps);
+  registerErasePersonalData(app, deps);
   registerCreateWarehouse(app, deps);
   registerListWarehouses(app, deps);
   registerAdminCustomStoreRoutes(app, deps);

@@ -17,7 +17,7 @@ const UpdateAccountBody = Type.Object(
         Type.Integer({
           minimum: MIN_RETENTION_DAYS,
           maximum: MAX_RETENTION_DAYS,
-          description: "days buyers' personal data is kept after an order closes; null keeps it (stored; the redaction sweep comes later)",
+          description: "days buyers' personal data is kept after an order closes; null keeps it (docs/operators/personal-data.md)",
         }),
       ),
     ),

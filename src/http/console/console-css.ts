@@ -56,7 +56,7 @@ pre { background: var(--panel); padding: 8px; border-radius: 6px; overflow-x: au
 .people { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 220px), 1fr)); gap: 12px; margin: 12px 0; }
 .panel { border: 1px solid var(--line); border-radius: 6px; padding: 10px 12px; background: var(--panel); min-width: 0; overflow-wrap: anywhere; }
 .panel h3 { font-size: 1em; margin: 0 0 6px; } .panel p { margin: 0; } address { font-style: normal; }
-ul.plain { list-style: none; margin: 0; padding: 0; } dl.facts dd { overflow-wrap: anywhere; min-width: 0; }
+ul.plain { list-style: none; margin: 0; padding: 0; } .wrap-anywhere { overflow-wrap: anywhere; } dl.facts dd { overflow-wrap: anywhere; min-width: 0; }
 .line-title { display: flex; gap: 8px; align-items: flex-start; min-width: 12em; } .line-title img { flex: none; object-fit: contain; border: 1px solid var(--line); border-radius: 4px; background: #fff; }
 .actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; } .actions form.inline { margin: 0; }
 .slip { max-width: 800px; } .slip h1 { margin-top: 0; }

@@ -127,18 +127,21 @@ export const SalesOrderListQuery = Type.Object({
 });
 export type SalesOrderListQuery = Static<typeof SalesOrderListQuery>;
 
+// After a personal-data redaction (resolutions §10) an address holds only countryCode: every other field is
+// optional in the answer.
+const REDACTED = { description: "absent once the order's personal data was redacted (personalDataRedactedTs)" };
 const Address = Type.Object({
-  name: Type.String(),
-  company: Nullable(Type.String()),
-  addressLine1: Type.String(),
-  addressLine2: Nullable(Type.String()),
-  city: Type.String(),
-  state: Nullable(Type.String()),
-  postalCode: Type.String(),
-  phone: Nullable(Type.String()),
-  email: Nullable(Type.String()),
+  name: Type.Optional(Type.String(REDACTED)),
+  company: Type.Optional(Nullable(Type.String())),
+  addressLine1: Type.Optional(Type.String(REDACTED)),
+  addressLine2: Type.Optional(Nullable(Type.String())),
+  city: Type.Optional(Type.String(REDACTED)),
+  state: Type.Optional(Nullable(Type.String())),
+  postalCode: Type.Optional(Type.String(REDACTED)),
+  phone: Type.Optional(Nullable(Type.String())),
+  email: Type.Optional(Nullable(Type.String())),
   countryCode: Type.String(),
-  type: Nullable(Type.String()),
+  type: Type.Optional(Nullable(Type.String())),
 });
 
 const RoutingInfo = Type.Object({
@@ -275,6 +278,12 @@ export const SalesOrderV1 = Type.Object(
     channelWillFulfill: Type.Boolean(),
     prime: Type.Boolean(),
     businessOrder: Type.Boolean(),
+    personalDataRedactedTs: Nullable(
+      Type.String({
+        format: 'date-time',
+        description: "when the buyer's personal data was redacted (resolutions §10): addresses then hold only countryCode, customerName, customerEmail and customer_notes are null; null while kept",
+      }),
+    ),
   },
   { description: 'a sales order (document 2.10)' },
 );

@@ -83,7 +83,25 @@ function AddressBlock({ address, contact }: { address: StoredAddress | null; con
 
 const sameAddress = (a: StoredAddress | null, b: StoredAddress | null) => a !== null && b !== null && addressLines(a).join('\n') === addressLines(b).join('\n');
 
+/** After the personal-data redaction (resolutions §10): what is gone, and the one thing kept (the country). */
+function RedactedSection({ order }: { order: SalesOrderV1 }) {
+  const country = countryName(text((order.shippingAddress as StoredAddress | null)?.countryCode));
+  return (
+    <section aria-labelledby="customer" class="people">
+      <h2 id="customer" class="skip">
+        Customer and addresses
+      </h2>
+      <div class="panel">
+        <h3>Customer</h3>
+        <p>Redacted: the buyer's name, email, phone, addresses and messages were removed under your personal-data policy.</p>
+        {country ? <p safe>{`Ships to ${country}`}</p> : ''}
+      </div>
+    </section>
+  );
+}
+
 export function CustomerSection({ order }: { order: SalesOrderV1 }) {
+  if (order.personalDataRedactedTs !== null) return <RedactedSection order={order} />;
   const contact = customerContact(order);
   const ship = order.shippingAddress as StoredAddress | null;
   const bill = order.billingAddress as StoredAddress | null;

@@ -20,7 +20,9 @@ import { returnProgressOf } from '../../../../domain/orders/returns-view.js';
 import { byTime, returnEvents, type TimelineEvent } from './timeline.js';
 import { statusTone } from './status-tone.js';
 import { appNames } from '../../../../domain/accounts/app-catalog.js';
-import { CustomerSection } from './customer-section.js';
+import { CustomerSection, customerContact } from './customer-section.js';
+import { PersonalDataSection } from './personal-data-section.js';
+import { erasurePending } from '../../../../domain/personal-data/erasure-status.js';
 import { lineDisplays } from './line-display.js';
 import { alertTypeText, orderStatusText, rejectionText } from './order-words.js';
 import { PackagesAndReturns } from './packages-section.js';
@@ -82,6 +84,7 @@ export function registerSellerOrderDetail(scope: FastifyInstance, deps: Deps): v
     const names = await appNames(db, installations.map((i) => i.appId));
     const unroutable = await unroutableLinesOf(db, accountId, orderId);
     const returnProgress = await returnProgressOf(db, accountId, orderId);
+    const pendingErasure = await erasurePending(db, accountId, orderId);
     const d: DetailData = {
       order,
       routes,
@@ -182,6 +185,16 @@ export function registerSellerOrderDetail(scope: FastifyInstance, deps: Deps): v
         <RoutingSection d={d} canReroute={open} targets={targets} />
         <FulfillmentSection d={d} />
         <PackagesAndReturns d={d} refunds={refunds} returnable={returnable} />
+        <PersonalDataSection
+          order={order}
+          pending={pendingErasure}
+          isOwner={user.role === 'OWNER'}
+          buyerEmail={customerContact(order).email}
+          retentionDays={user.settings.personalDataRetentionDays}
+          settings={ctx.settings}
+          csrfToken={ctx.csrfToken}
+          base={d.base}
+        />
         <section aria-labelledby="timeline">
           <h2 id="timeline">Timeline</h2>
           <ol class="timeline">

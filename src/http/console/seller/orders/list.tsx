@@ -90,7 +90,7 @@ function OrderRow({ o, settings }: { o: SellerOrderSummary; settings: DisplaySet
         </a>
       </td>
       <td class="customer">
-        <span safe>{o.customerName ?? o.customerEmail ?? '–'}</span>
+        <span safe>{o.customerName ?? o.customerEmail ?? (o.personalDataRedactedTs !== null ? 'redacted' : '–')}</span>
         {o.customerName && o.customerEmail ? (
           <span class="sub muted" safe>
             {o.customerEmail}

@@ -58,7 +58,10 @@ export function registerSellerPackingSlip(scope: FastifyInstance, deps: Deps): v
           </dl>
           <section aria-labelledby="slip-ship-to">
             <h2 id="slip-ship-to">Ship to</h2>
-            {shipTo.length === 0 ? (
+            {order.personalDataRedactedTs !== null ? (
+              // The buyer's name and address were removed under the personal-data policy; the country is all that is left.
+              <p safe>{`Redacted · ${shipTo.join(', ') || 'no address kept'}`}</p>
+            ) : shipTo.length === 0 ? (
               <p class="muted">No shipping address on this order.</p>
             ) : (
               <address>
