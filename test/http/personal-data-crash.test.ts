@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Deps } from '../../src/deps.js';
 import type { App } from '../../src/http/types.js';
+import { REDACTION_BATCH } from '../../src/domain/personal-data/retention-sweep.js';
 import { PERSONAL_DATA_SWEEP } from '../../src/jobs/handlers/personal-data-sweep.js';
 import { type SeededAccount } from '../helpers/fixtures.js';
 import { crashTestService, exitWithin, takenOverWithin, waitFor, type CrashTestService } from '../helpers/worker-process.js';
@@ -16,8 +17,8 @@ import { createOrder, orderBody, stock } from './v1-sales-orders-helpers.js';
  * sweep as soon as they start; a test-only preload (test/fixtures/crash-after-chunks.ts) kills the first right
  * after its second batch commits.
  */
-const ORDERS = 700;
-const BATCH = 200;
+const ORDERS = 300;
+const BATCH = REDACTION_BATCH;
 const CRASH_AFTER_BATCHES = 2;
 const LEASE_SECONDS = 4;
 

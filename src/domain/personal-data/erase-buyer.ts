@@ -8,7 +8,7 @@ import { recordPendingErasures } from './erase-order.js';
 import { redactOrders } from './redact.js';
 
 /** Orders examined per transaction: a buyer with thousands of orders is erased in short transactions. */
-export const ERASURE_CHUNK = 200;
+export const ERASURE_CHUNK = 25;
 
 /** How an email is compared: trimmed, lower case. */
 export function emailKey(email: string): string {
