@@ -27,7 +27,7 @@ export function PersonalDataSection({
   csrfToken: string;
   base: string;
 }) {
-  const redactedTs = (order as SalesOrderV1 & { personalDataRedactedTs?: string | null }).personalDataRedactedTs ?? null;
+  const redactedTs = order.personalDataRedactedTs;
   const days = retentionDays;
   const keeps = days === null ? "The buyer's personal data is kept (your account has no retention period)." : `The buyer's personal data is erased ${days} day${days === 1 ? '' : 's'} after the order is done (shipped, cancelled or returned).`;
   return (
