@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../db/tx.js';
+import { accountFilterById } from '../../db/tenancy.js';
 import type { HandoverInput, PulledBack, WarehouseWorkPort } from '../accounts/warehouse-work-port.js';
 import { nudgeFulfillmentOrder } from './access.js';
 import { stillOwesUnits } from './owed.js';
@@ -60,7 +61,7 @@ async function withdrawOpenWork(tx: Tx, accountId: number, work: readonly OpenWo
     const fromNew = await tx
       .updateTable('fulfillment_orders')
       .set({ status: 'WITHDRAWN', last_updated_ts: iso })
-      .where('account_id', '=', accountId)
+      .where(accountFilterById(accountId))
       .where('id', 'in', ids)
       .where('status', '=', 'NEW')
       .returning(['id', 'installation_id'])
@@ -68,7 +69,7 @@ async function withdrawOpenWork(tx: Tx, accountId: number, work: readonly OpenWo
     const fromAccepted = await tx
       .updateTable('fulfillment_orders')
       .set({ status: 'WITHDRAWN', last_updated_ts: iso })
-      .where('account_id', '=', accountId)
+      .where(accountFilterById(accountId))
       .where('id', 'in', ids)
       .where('status', '=', 'ACCEPTED')
       .returning(['id', 'installation_id', 'order_id', 'warehouse_id'])

@@ -8,6 +8,7 @@ import { costInput, deliveryDateInput, optionalShortText } from './inputs.js';
 import { type InboundShipmentRow, type InboundStatus } from './model.js';
 import { receiveIntoShipment } from './receive-shipment.js';
 import { findOrCreateVendorByName, getVendor } from './vendors.js';
+import { accountFilterById } from '../../db/tenancy.js';
 
 /** One entry of `inbound_shipment_products` (document 2.5): by sku or product_id. */
 export interface ShipmentProductInput {
@@ -51,7 +52,7 @@ async function resolveProducts(tx: Tx, accountId: number, input: CreateShipmentI
   const byId = new Map(
     ids.length === 0
       ? []
-      : (await tx.selectFrom('products').select(['id', 'sku']).where('account_id', '=', accountId).where('id', 'in', ids).execute()).map(
+      : (await tx.selectFrom('products').select(['id', 'sku']).where(accountFilterById(accountId)).where('id', 'in', ids).execute()).map(
           (p) => [p.id, p.sku] as const,
         ),
   );

@@ -4,6 +4,7 @@ import { randomHex } from '../../lib/crypto.js';
 import { selectRows } from '../../db/raw-rows.js';
 import { canonicalValue, valueOf } from './attribute-input.js';
 import type { AttributeGroupName, AttributeInput, AttributeOwnerType, AttributeValue, AttributeValueKinds } from './model.js';
+import { accountFilterById } from '../../db/tenancy.js';
 
 export { checkAttributeInputs } from './attribute-input.js';
 
@@ -94,7 +95,7 @@ export async function writeAttributes(
     const keep = new Set(attrs.map((a) => a.id));
     const gone = existing.filter((r) => !keep.has(r.attribute_id)).map((r) => r.id);
     if (gone.length > 0) {
-      await tx.deleteFrom('listing_attributes').where('account_id', '=', accountId).where('id', 'in', gone).execute();
+      await tx.deleteFrom('listing_attributes').where(accountFilterById(accountId)).where('id', 'in', gone).execute();
       changed = true;
     }
   }

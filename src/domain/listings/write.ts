@@ -9,6 +9,7 @@ import { deleteAttributes, writeAttributes } from './attributes.js';
 import type { ListingInput, VariantInput } from './model.js';
 import { requireStorefront } from './storefront-settings.js';
 import { attributesOfRequest, checkSelectValues } from './valid-values-check.js';
+import { accountFilterById } from '../../db/tenancy.js';
 
 /**
  * Creating listings (seller, ingestion). The new variants carry no stock yet: the caller refreshes them
@@ -233,7 +234,7 @@ export async function deleteListing(tx: Tx, accountId: number, listingId: number
   if (gone.length > 0) {
     await deleteAttributes(tx, accountId, 'V', gone);
     await tx.deleteFrom('listing_variant_errors').where('account_id', '=', accountId).where('variant_id', 'in', gone).execute();
-    await tx.deleteFrom('listing_variants').where('account_id', '=', accountId).where('id', 'in', gone).execute();
+    await tx.deleteFrom('listing_variants').where(accountFilterById(accountId)).where('id', 'in', gone).execute();
   }
   await deleteAttributes(tx, accountId, 'L', [listingId]);
   await tx.deleteFrom('listings').where('account_id', '=', accountId).where('id', '=', listingId).execute();

@@ -8,6 +8,7 @@ import { buildable, buildWaitingKits, kitsContaining, WarehouseStock, type Recip
 import { routeUnroutedLines } from './route-unrouted-lines.js';
 import { recomputeOrderStatus } from './status.js';
 import { WAITING, waitingWork } from './waiting-work.js';
+import { accountFilterById } from '../../db/tenancy.js';
 
 /**
  * Stock that becomes available fills the orders waiting for it, oldest order first, in the transaction that
@@ -222,7 +223,7 @@ export async function stockKeysOfRoutes(tx: Tx, accountId: number, routeIds: rea
   if (routeIds.length === 0) return [];
   const ids = [...new Set(routeIds)];
   const [own, components] = await Promise.all([
-    tx.selectFrom('order_line_routes').select(['product_id', 'warehouse_id']).where('account_id', '=', accountId).where('id', 'in', ids).execute(),
+    tx.selectFrom('order_line_routes').select(['product_id', 'warehouse_id']).where(accountFilterById(accountId)).where('id', 'in', ids).execute(),
     tx
       .selectFrom('order_route_kit_components as c')
       .innerJoin('order_line_routes as r', (j) => j.onRef('r.id', '=', 'c.route_id').on('r.account_id', '=', accountId))

@@ -6,6 +6,7 @@ import { recordPersonalDataAudit } from './audit.js';
 import { isClosedStatus } from './closing.js';
 import { recordPendingErasures } from './erase-order.js';
 import { redactOrders } from './redact.js';
+import { accountFilterById } from '../../db/tenancy.js';
 
 /** Orders examined per transaction: a buyer with thousands of orders is erased in short transactions. */
 export const ERASURE_CHUNK = 25;
@@ -66,7 +67,7 @@ export async function eraseBuyerPersonalData(db: Db, accountId: number, customer
         const orders = await tx
           .selectFrom('sales_orders')
           .select(['id', 'status', 'customer_email', 'shipping_address'])
-          .where('account_id', '=', accountId)
+          .where(accountFilterById(accountId))
           .where('id', 'in', ids)
           .where('personal_data_redacted_ts', 'is', null)
           .execute();

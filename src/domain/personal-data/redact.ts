@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Tx } from '../../db/tx.js';
 import { orderSearchTerms, type SearchableLine } from '../orders/order-search.js';
+import { accountFilterById } from '../../db/tenancy.js';
 
 /**
  * What of an address survives redaction (resolutions §10): only its country. The document's default ("US")
@@ -40,7 +41,7 @@ export async function redactOrders(tx: Tx, accountId: number, orderIds: readonly
   const orders = await tx
     .selectFrom('sales_orders')
     .select(['id', 'shipping_address', 'billing_address'])
-    .where('account_id', '=', accountId)
+    .where(accountFilterById(accountId))
     .where('id', 'in', [...orderIds])
     .where('personal_data_redacted_ts', 'is', null)
     .execute();
@@ -115,7 +116,7 @@ async function rebuildSearchTerms(tx: Tx, accountId: number, ids: readonly numbe
     tx
       .selectFrom('sales_orders')
       .select(['id', 'channel_order_id', 'channel_order_reference_number', 'customer_name', 'customer_email', 'shipping_address'])
-      .where('account_id', '=', accountId)
+      .where(accountFilterById(accountId))
       .where('id', 'in', [...ids])
       .execute(),
     tx
