@@ -1,4 +1,5 @@
-import type { CompiledQuery, Compilable } from 'kysely';
+import { PostgresAdapter, type CompiledQuery, type Compilable } from 'kysely';
+import { registerNamedStatement } from './pg-statement-names.js';
 import type { Db } from './tx.js';
 
 /**
@@ -38,6 +39,8 @@ export function compileWithArgs<R, A extends Record<string, unknown>>(build: (ar
 export interface CompiledStatement<R, A> {
   all(db: Db, args: A): Promise<R[]>;
   first(db: Db, args: A): Promise<R | undefined>;
+  /** The compiled query with `args` bound, to run some other way (src/db/companion-writes.ts). */
+  bound(db: Db, args: A): CompiledQuery<R>;
 }
 
 /**
@@ -48,7 +51,7 @@ export function compiledStatement<R, A extends Record<string, unknown>>(build: (
   // One shape only: the per-dialect cache of compiledByShape.
   const family = compiledByShape<R, A, ''>((db, arg) => build(db, arg));
   const all = (db: Db, args: A) => family.all(db, '', args);
-  return { all, first: async (db, args) => (await all(db, args))[0] };
+  return { all, first: async (db, args) => (await all(db, args))[0], bound: (db, args) => family.bound(db, '', args) };
 }
 
 /**
@@ -74,7 +77,11 @@ export function compiledByShape<R, A extends Record<string, unknown>, K extends 
     let query = shapes.get(shape);
     if (!query) {
       query = compileWithArgs<R, A>((arg) => build(db, arg, shape));
-      if (typeof shape === 'string' || (shape as number) <= maxCachedSize) shapes.set(shape, query);
+      if (typeof shape === 'string' || (shape as number) <= maxCachedSize) {
+        shapes.set(shape, query);
+        // Kept shapes are few and run often: on PostgreSQL they become named prepared statements.
+        if (db.getExecutor().adapter instanceof PostgresAdapter) registerNamedStatement(query.compiled.sql);
+      }
     }
     return { ...query.compiled, parameters: query.bind(args) };
   };

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { groupCommitDialect, type GroupCommitStats } from './group-commit.js';
+import { registeredStatementName } from './pg-statement-names.js';
 import { ensurePrivateDir, ensurePrivateFile, narrowExistingFile } from '../lib/private-files.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -93,6 +94,15 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
     class BoundedConnectClient extends pg.Client {
       constructor(config?: string | pg.ClientConfig) {
         super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectTimeoutMs });
+      }
+      // Kysely sends every statement as query(text, values): a text registered as a named statement
+      // (src/db/pg-statement-names.ts) goes under its name, so this connection parses it once.
+      override query(...args: unknown[]): never {
+        const [text, values] = args;
+        const name = typeof text === 'string' && Array.isArray(values) ? registeredStatementName(text) : undefined;
+        if (name !== undefined) args = [{ name, text, values }, ...args.slice(2)];
+        // pg's overloads cannot be forwarded one by one; the arguments are its own, passed through.
+        return (super.query as (...a: unknown[]) => never)(...args);
       }
     }
     const pool = new pg.Pool({

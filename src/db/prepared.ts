@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { Compilable } from 'kysely';
 import type { Database, Statement } from 'better-sqlite3';
 import { syncReadConnection, type DbHandle } from './connect.js';
 import { compileWithArgs, type ArgFn } from './compiled.js';
+import { statementNameOf } from './pg-statement-names.js';
 
 /**
  * Hot read paths (token lookup, single-SKU reads) run the same SQL thousands of times a second. Building
@@ -25,7 +25,7 @@ export function prepareQuery<R, A extends Record<string, unknown>>(
   build: (arg: ArgFn) => Compilable<R>,
 ): PreparedQuery<R, A> {
   const { compiled, bind } = compileWithArgs<R, A>(build);
-  const name = `q_${createHash('sha1').update(compiled.sql).digest('hex').slice(0, 16)}`;
+  const name = statementNameOf(compiled.sql);
   const statements = new Map<Database, Statement>();
 
   const all = async (args: A): Promise<R[]> => {

@@ -1,7 +1,7 @@
-import { sql, type Selectable } from 'kysely';
+import { PostgresAdapter, sql, type CompiledQuery, type Selectable } from 'kysely';
 import { argList, argRow, compiledBySize, compiledStatement, everyColumn, listArgsOf, rowArgsOf } from '../../db/compiled.js';
 import type { InventoryReservationsTable } from '../../db/schema.js';
-import type { Tx } from '../../db/tx.js';
+import type { Db, Tx } from '../../db/tx.js';
 import { ensureStockRow } from './stock.js';
 
 /**
@@ -36,6 +36,75 @@ export async function reserveStock(tx: Tx, accountId: number, productId: number,
 export async function reserveStockLeaving(tx: Tx, accountId: number, productId: number, warehouseId: number, units: number, now: Date): Promise<number | null> {
   const row = await reserveStatement.first(tx, { accountId, productId, warehouseId, units, iso: now.toISOString() });
   return row ? Number(row.available_quantity) : null;
+}
+
+/** One row of reserveStockRows: `units` to move from available to reserved in a warehouse. */
+export interface StockTake {
+  productId: number;
+  warehouseId: number;
+  units: number;
+}
+
+const reserveRowsStatement = compiledBySize<{ product_id: number; warehouse_id: number; available_quantity: number }, Record<string, unknown>>((db, arg, n) => {
+  const withValues = db
+    // Casts give PostgreSQL the values' types (bare parameters in VALUES would be text); SQLite takes them as is.
+    .with('v(product_id, warehouse_id, units)', () =>
+      sql<{ product_id: number; warehouse_id: number; units: number }>`(values ${sql.join(
+        Array.from({ length: n }, (_, i) => sql`(cast(${arg(`p${i}`)} as bigint), cast(${arg(`w${i}`)} as bigint), cast(${arg(`u${i}`)} as bigint))`),
+      )})`,
+    );
+  // PostgreSQL: the rows are locked first, by product then warehouse (the lock order of every stock writer,
+  // stock-locks.ts); an UPDATE … FROM alone locks them in whatever order its join reads them (a hash join
+  // reads the table in storage order), and parallel orders deadlocked. SQLite has one writer at a time: the
+  // same statement without the lock.
+  return (
+    withValues
+      .with('locked', (qb) =>
+        qb
+          .selectFrom('inventory as i')
+          .innerJoin('v', (j) => j.onRef('v.product_id', '=', 'i.product_id').onRef('v.warehouse_id', '=', 'i.warehouse_id'))
+          .select('i.id')
+          .where('i.account_id', '=', arg<number>('accountId'))
+          .orderBy('i.product_id')
+          .orderBy('i.warehouse_id')
+          .$if(isPostgresDb(db), (q) => q.forUpdate('i')),
+      )
+      .updateTable('inventory')
+      .from('v')
+      // reserveStatement's change, row by row: only where at least that many units are available.
+      .set((eb) => ({
+        available_quantity: eb('available_quantity', '-', eb.ref('v.units')),
+        reserved_quantity: eb('reserved_quantity', '+', eb.ref('v.units')),
+        updated_at: arg('iso'),
+      }))
+      .where('inventory.account_id', '=', arg<number>('accountId'))
+      .whereRef('inventory.product_id', '=', 'v.product_id')
+      .whereRef('inventory.warehouse_id', '=', 'v.warehouse_id')
+      .where('inventory.id', 'in', (eb) => eb.selectFrom('locked').select('locked.id'))
+      .where(sql<boolean>`${sql.ref('inventory.available_quantity')} >= ${sql.ref('v.units')}`)
+      .returning(['inventory.product_id', 'inventory.warehouse_id', 'inventory.available_quantity'])
+  );
+});
+
+function isPostgresDb(db: Tx | Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * reserveStockLeaving for several stock rows in one statement (one round trip on PostgreSQL). Each row is
+ * reserved or not on its own, by the same rule; takes must name distinct rows, sorted by product then
+ * warehouse (the lock order). Answers the units still available in each row reserved, by "product:warehouse";
+ * a row missing from the answer was not reserved (too few available, or no stock row).
+ */
+export async function reserveStockRows(tx: Tx, accountId: number, takes: readonly StockTake[], now: Date): Promise<Map<string, number>> {
+  const args: Record<string, unknown> = { accountId, iso: now.toISOString() };
+  takes.forEach((t, i) => {
+    args[`p${i}`] = t.productId;
+    args[`w${i}`] = t.warehouseId;
+    args[`u${i}`] = t.units;
+  });
+  const rows = takes.length === 0 ? [] : await reserveRowsStatement.all(tx, takes.length, args);
+  return new Map(rows.map((r) => [`${Number(r.product_id)}:${Number(r.warehouse_id)}`, Number(r.available_quantity)]));
 }
 
 const holdStatement = compiledStatement<{ available_quantity: number }, { accountId: number; productId: number; warehouseId: number }>((db, arg) =>
@@ -151,10 +220,15 @@ const insertLedgerRows = compiledBySize<never, Record<string, unknown>>((db, arg
  * pairs (one statement cannot update the same ledger row twice on PostgreSQL).
  */
 export async function recordReservations(tx: Tx, accountId: number, entries: readonly LedgerEntry[], now: Date): Promise<void> {
-  if (entries.length === 0) return;
+  for (const write of reservationWrites(tx, accountId, entries, now)) await tx.executeQuery(write);
+}
+
+/** recordReservations' statement (none for no entries), to run with another write (src/db/companion-writes.ts). */
+export function reservationWrites(tx: Tx, accountId: number, entries: readonly LedgerEntry[], now: Date): CompiledQuery[] {
+  if (entries.length === 0) return [];
   const iso = now.toISOString();
   const rows: LedgerInsert[] = entries.map((e) => ({ account_id: accountId, product_id: e.productId, warehouse_id: e.warehouseId, order_line_id: e.lineId, quantity: e.units, routed_at: iso }));
-  await insertLedgerRows.all(tx, rows.length, rowArgsOf(rows, LEDGER_COLUMNS));
+  return [insertLedgerRows.bound(tx, rows.length, rowArgsOf(rows, LEDGER_COLUMNS))];
 }
 
 /** A line's ledger row in a warehouse holds `units` fewer (released or shipped). */

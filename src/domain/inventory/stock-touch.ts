@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
 import { lowStockGapExpression } from './low-stock.js';
@@ -40,13 +40,28 @@ const touchProducts = compiledBySize<never, Record<string, unknown>>(
  * GET /v1/inventory) and the listing variants' stock copy and the low-stock gaps follow.
  */
 export async function touchProductsInventory(tx: Db, accountId: number, productIds: readonly number[], now: Date): Promise<void> {
+  for (const write of productTouchWrites(tx, accountId, productIds, now)) await tx.executeQuery(write);
+  await refreshProductCopies(tx, accountId, productIds, now);
+}
+
+/**
+ * touchProductsInventory in two steps, for a caller that sends the products' statements with another write
+ * (a new order's routes: src/db/companion-writes.ts) and then calls refreshProductCopies.
+ */
+export function productTouchWrites(tx: Db, accountId: number, productIds: readonly number[], now: Date): CompiledQuery[] {
   const ids = [...new Set(productIds)].sort((a, b) => a - b);
-  if (ids.length === 0) return;
   const iso = now.toISOString();
+  const writes: CompiledQuery[] = [];
   for (let i = 0; i < ids.length; i += SLICE) {
     const slice = ids.slice(i, i + SLICE);
-    await touchProducts.all(tx, slice.length, { accountId, iso, ...listArgsOf('p', slice) });
+    writes.push(touchProducts.bound(tx, slice.length, { accountId, iso, ...listArgsOf('p', slice) }));
   }
-  // Listing variants carry a copy of the stock (storefront inventory polls and drift read it).
+  return writes;
+}
+
+/** After productTouchWrites: listing variants carry a copy of the stock (storefront inventory polls and drift read it). */
+export async function refreshProductCopies(tx: Db, accountId: number, productIds: readonly number[], now: Date): Promise<void> {
+  const ids = [...new Set(productIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return;
   await refreshVariantStock(tx, accountId, ids, now);
 }

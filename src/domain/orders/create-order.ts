@@ -17,7 +17,7 @@ import type { FulfillmentPort } from './fulfillment-port.js';
 import { scheduleUnpaidExpiry } from './expiry.js';
 import { keepUnroutedUnits } from './unroutable-lines.js';
 import { countOrderInDayFigures } from './order-day-figures.js';
-import { orderSortTotal, writeOrderSearch } from './order-search.js';
+import { orderSearchWrites, orderSortTotal } from './order-search.js';
 
 /**
  * POST /v1/salesOrder (resolutions §3): a storefront's or a seller's order, idempotent on channelOrderId
@@ -182,8 +182,6 @@ export async function createSalesOrder(
     };
   });
   const lines = (await insertLines.all(tx, lineRows.length, rowArgsOf(lineRows, LINE_COLUMNS))).sort((a, b) => a.position - b.position);
-  // The console's search and total sort (order-search.ts) see the order as it commits.
-  await writeOrderSearch(tx, accountId, inserted, lines);
   // Unknown SKUs stay on the order (requestedSku kept, sku null) but reserve and route nothing until stock of
   // a product with that SKU arrives (src/domain/orders/route-unrouted-lines.ts).
   const toRoute = lines.flatMap((l) => (l.product_id === null ? [] : [{ lineId: l.id, productId: l.product_id, quantity: l.quantity }]));
@@ -197,7 +195,9 @@ export async function createSalesOrder(
     const where = [...new Set([...candidates, ...(fallback ? [fallback.id] : [])])];
     await holdStockClosure(tx, accountId, toRoute.flatMap((l) => where.map((warehouseId) => ({ productId: l.productId, warehouseId }))));
   }
-  const { routes, unrouted } = await routeNewOrderLines(tx, accountId, inserted.id, toRoute, candidates, fallback, now, hasKitLine);
+  // The console's search and total sort (order-search.ts) see the order as it commits: written with its routes.
+  const searchWrites = orderSearchWrites(tx, accountId, inserted, lines);
+  const { routes, unrouted } = await routeNewOrderLines(tx, accountId, inserted.id, toRoute, candidates, fallback, now, hasKitLine, searchWrites);
   // Units with no warehouse to wait in (no default warehouse) are kept on their line like an unknown SKU's.
   if (unrouted.size > 0) await keepUnroutedUnits(tx, accountId, unrouted, now);
   // Units routed to a shipping / 3PL warehouse become that integration's work (need_to_ship).

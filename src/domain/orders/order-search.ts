@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import type { CompiledQuery } from 'kysely';
 import { argRow, compiledBySize, compiledStatement, everyColumn, rowArgsOf } from '../../db/compiled.js';
 import type { Db, Tx } from '../../db/tx.js';
 
@@ -144,9 +145,19 @@ const upsertTotal = compiledStatement<never, { accountId: number; orderId: numbe
 
 /** Indexes an order for the search and the total sort (in the transaction that writes it). */
 export async function writeOrderSearch(tx: Db, accountId: number, order: SearchableOrder, lines: readonly SearchableLine[]): Promise<void> {
+  for (const write of orderSearchWrites(tx, accountId, order, lines)) await tx.executeQuery(write);
+}
+
+/**
+ * writeOrderSearch's statements, to run with another write (a new order's: src/db/companion-writes.ts): its
+ * terms and its total, each a table of its own.
+ */
+export function orderSearchWrites(tx: Db, accountId: number, order: SearchableOrder, lines: readonly SearchableLine[]): CompiledQuery[] {
   const rows = orderSearchTerms(order, lines).map((term) => ({ account_id: accountId, term, order_id: order.id }));
-  await insertTerms.all(tx, rows.length, rowArgsOf(rows, TERM_COLUMNS));
-  await upsertTotal.all(tx, { accountId, orderId: order.id, total: orderSortTotal(lines) });
+  return [
+    ...(rows.length > 0 ? [insertTerms.bound(tx, rows.length, rowArgsOf(rows, TERM_COLUMNS))] : []),
+    upsertTotal.bound(tx, { accountId, orderId: order.id, total: orderSortTotal(lines) }),
+  ];
 }
 
 /**

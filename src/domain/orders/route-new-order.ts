@@ -1,10 +1,11 @@
-import type { Selectable } from 'kysely';
+import type { CompiledQuery, Selectable } from 'kysely';
+import { runWithCompanions } from '../../db/companion-writes.js';
 import { argRow, compiledBySize, everyColumn, rowArgsOf } from '../../db/compiled.js';
 import type { OrderLineRoutesTable } from '../../db/schema.js';
 import type { Tx } from '../../db/tx.js';
 import type { WarehouseRow } from '../accounts/warehouses.js';
-import { availableByProduct, holdStockRow, recordReservations, reserveStockLeaving, type LedgerEntry } from '../inventory/reserved-stock.js';
-import { touchProductsInventory } from '../inventory/stock-touch.js';
+import { availableByProduct, holdStockRow, reservationWrites, reserveStockLeaving, reserveStockRows, type LedgerEntry, type StockTake } from '../inventory/reserved-stock.js';
+import { productTouchWrites, refreshProductCopies } from '../inventory/stock-touch.js';
 import { routeLine, routeRowOf, type LineToRoute, type RoutingPlace } from './routing.js';
 
 /**
@@ -54,6 +55,61 @@ function bestCandidate(stock: Map<number, number>, candidates: readonly number[]
   return best;
 }
 
+/**
+ * The common case in one statement: when the lines' SKUs are distinct and each line can be placed whole in
+ * the candidates by the snapshot `stock`, the reservations the line by line placement would make (the same
+ * warehouses, the same units: bestCandidate on the snapshot, a line at a time) are made by one conditional
+ * UPDATE (reserveStockRows) instead of one each. Rows a parallel change left too short are not reserved: their
+ * product's stock is read again and those lines go on line by line, as after a lost race there. Anything
+ * else (a repeated SKU, a line that needs the default warehouse or a backorder) reserves nothing here.
+ * Answers, by line, what was reserved; updates `stock` to what the database answered.
+ */
+async function reserveWhollyPlaceableLines(
+  tx: Tx,
+  accountId: number,
+  lines: readonly Omit<LineToRoute, 'orderId'>[],
+  stock: Map<number, Map<number, number>>,
+  candidates: readonly number[],
+  now: Date,
+): Promise<Map<number, StockTake[]>> {
+  const byLine = new Map<number, StockTake[]>();
+  if (lines.length < 2 || candidates.length === 0 || new Set(lines.map((l) => l.productId)).size !== lines.length) return byLine;
+  const planned: { lineId: number; take: StockTake }[] = [];
+  for (const line of lines) {
+    const snapshot = new Map(stock.get(line.productId)!);
+    let remaining = line.quantity;
+    for (let attempt = 0; remaining > 0 && attempt < MAX_PLACEMENT_ATTEMPTS; attempt++) {
+      const top = bestCandidate(snapshot, candidates);
+      if (!top) break;
+      const units = Math.min(remaining, top.available);
+      snapshot.set(top.warehouseId, top.available - units);
+      planned.push({ lineId: line.lineId, take: { productId: line.productId, warehouseId: top.warehouseId, units } });
+      remaining -= units;
+    }
+    if (remaining > 0) return byLine;
+  }
+  // Distinct products, distinct warehouses per line: every take is a row of its own, in the lock order.
+  planned.sort((a, b) => a.take.productId - b.take.productId || a.take.warehouseId - b.take.warehouseId);
+  const left = await reserveStockRows(tx, accountId, planned.map((p) => p.take), now);
+  const shortProducts = new Set<number>();
+  for (const { lineId, take } of planned) {
+    const available = left.get(`${take.productId}:${take.warehouseId}`);
+    if (available === undefined) {
+      shortProducts.add(take.productId);
+      continue;
+    }
+    stock.get(take.productId)!.set(take.warehouseId, available);
+    const list = byLine.get(lineId) ?? [];
+    list.push(take);
+    byLine.set(lineId, list);
+  }
+  if (shortProducts.size > 0) {
+    const fresh = await availableByProduct(tx, accountId, [...shortProducts]);
+    for (const [productId, rows] of fresh) stock.set(productId, rows);
+  }
+  return byLine;
+}
+
 /** What routing a new order's lines did: its routes, and the units of each line that found no place. */
 export interface NewOrderRouting {
   /** The routes written, or null when the order has a kit line (the caller reads them back). */
@@ -75,11 +131,23 @@ export async function routeNewOrderLines(
   fallback: WarehouseRow | null,
   now: Date,
   hasKitLine: boolean,
+  /**
+   * The order's other writes nobody reads back (its search index): written with the routes, in the same
+   * statement on PostgreSQL (src/db/companion-writes.ts), and always written, whatever is routed.
+   */
+  companions: readonly CompiledQuery[] = [],
 ): Promise<NewOrderRouting> {
   const unrouted = new Map<number, number>();
-  if (lines.length === 0) return { routes: [], unrouted };
+  const writeAlone = async () => {
+    for (const write of companions) await tx.executeQuery(write);
+  };
+  if (lines.length === 0) {
+    await writeAlone();
+    return { routes: [], unrouted };
+  }
   const productIds = [...new Set(lines.map((l) => l.productId))];
   if (hasKitLine) {
+    await writeAlone();
     for (const line of lines) {
       const places = await routeLine(tx, accountId, { ...line, orderId }, candidates, fallback, now);
       const left = line.quantity - places.reduce((n, p) => n + p.reserved + p.backordered, 0);
@@ -92,6 +160,7 @@ export async function routeNewOrderLines(
   const iso = now.toISOString();
   const routes: RouteInsert[] = [];
   const touched = new Set<number>();
+  const reservedAhead = await reserveWhollyPlaceableLines(tx, accountId, lines, stock, candidates, now);
   for (const line of lines) {
     const placed = new Map<number, RoutingPlace>();
     const place = (warehouseId: number) => {
@@ -100,6 +169,12 @@ export async function routeNewOrderLines(
       return entry;
     };
     let remaining = line.quantity;
+    // What the one statement below reserved for this line already (the line by line placement goes on
+    // from there, as after any reservation).
+    for (const take of reservedAhead.get(line.lineId) ?? []) {
+      place(take.warehouseId).reserved += take.units;
+      remaining -= take.units;
+    }
     const placeFrom = async (where: readonly number[]) => {
       for (let attempt = 0; remaining > 0 && where.length > 0 && attempt < MAX_PLACEMENT_ATTEMPTS; attempt++) {
         const productStock = stock.get(line.productId)!;
@@ -136,8 +211,13 @@ export async function routeNewOrderLines(
       routes.push(routeRowOf(accountId, { ...line, orderId }, p, null, iso));
     }
   }
-  await recordReservations(tx, accountId, ledger, now);
-  const written = routes.length === 0 ? [] : await insertRoutes.all(tx, routes.length, rowArgsOf(routes, ROUTE_COLUMNS));
-  await touchProductsInventory(tx, accountId, [...touched], now);
+  // The ledger and the companions go with the routes: one statement on PostgreSQL.
+  // The ledger, the products' inventory timestamps and the companions go with the routes: one statement on
+  // PostgreSQL. The products are still written before their listing variants are locked, as everywhere.
+  const alsoWrite = [...companions, ...reservationWrites(tx, accountId, ledger, now), ...productTouchWrites(tx, accountId, [...touched], now)];
+  let written: RouteRow[] = [];
+  if (routes.length > 0) written = await runWithCompanions(tx, insertRoutes.bound(tx, routes.length, rowArgsOf(routes, ROUTE_COLUMNS)), alsoWrite);
+  else for (const write of alsoWrite) await tx.executeQuery(write);
+  await refreshProductCopies(tx, accountId, [...touched], now);
   return { routes: written, unrouted };
 }
