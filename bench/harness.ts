@@ -159,7 +159,8 @@ export function mergeSection(previous: string, section: string, heading: string,
  */
 export function writeSection(text: string, defaultOutput: string, heading: string, notesHeading: string): void {
   if (!text.startsWith(`## ${heading}\n`)) throw new Error(`the section does not open with "## ${heading}"`);
-  const suffix = headingSuffix();
+  // A PostgreSQL-only benchmark (bench:scale-out) names its database in its heading already.
+  const suffix = heading.endsWith(headingSuffix()) ? '' : headingSuffix();
   const section = `## ${heading}${suffix}${text.slice(`## ${heading}`.length)}`;
   process.stdout.write(`\n${section}`);
   const output = process.env.BENCH_OUTPUT ?? defaultOutput;
