@@ -1,6 +1,11 @@
-import { CompiledQuery, PostgresAdapter } from 'kysely';
+import { CompiledQuery } from 'kysely';
+import { isPostgres } from './dialect.js';
 import { registeredStatementName, registerNamedStatement } from './pg-statement-names.js';
 import type { Db } from './tx.js';
+
+/** Combined statements named at most (a process's distinct combinations of the shapes it runs). */
+const MAX_COMBINED_NAMES = 200;
+const combinedNames = new Set<string>();
 
 /**
  * Runs `main` together with `companions`: writes whose results nobody reads (a search index, a ledger, a
@@ -13,14 +18,9 @@ import type { Db } from './tx.js';
  * writing the same row would not see each other; on their own tables the outcome is the one of running them
  * in turn. Both databases run them in the caller's transaction: a failure of any part fails the call.
  */
-/** Combined statements named at most (a process's distinct combinations of the shapes it runs). */
-const MAX_COMBINED_NAMES = 200;
-const combinedNames = new Set<string>();
-
 export async function runWithCompanions<R>(db: Db, main: CompiledQuery<R>, companions: readonly CompiledQuery[]): Promise<R[]> {
-  if (companions.length === 0) return (await db.executeQuery(main)).rows;
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
-    for (const companion of companions) await db.executeQuery(companion);
+  if (companions.length === 0 || !isPostgres(db)) {
+    await runEach(db, companions);
     return (await db.executeQuery(main)).rows;
   }
   const parameters: unknown[] = [];
@@ -42,6 +42,11 @@ export async function runWithCompanions<R>(db: Db, main: CompiledQuery<R>, compa
     registerNamedStatement(text);
   }
   return (await db.executeQuery(CompiledQuery.raw(text, parameters) as CompiledQuery<R>)).rows;
+}
+
+/** Runs the statements one after another: a group of writes built to go with another (or alone). */
+export async function runEach(db: Db, queries: readonly CompiledQuery[]): Promise<void> {
+  for (const query of queries) await db.executeQuery(query);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { PostgresAdapter, type CompiledQuery, type Compilable } from 'kysely';
+import type { CompiledQuery, Compilable } from 'kysely';
+import { isPostgres } from './dialect.js';
 import { registerNamedStatement } from './pg-statement-names.js';
 import type { Db } from './tx.js';
 
@@ -80,7 +81,7 @@ export function compiledByShape<R, A extends Record<string, unknown>, K extends 
       if (typeof shape === 'string' || (shape as number) <= maxCachedSize) {
         shapes.set(shape, query);
         // Kept shapes are few and run often: on PostgreSQL they become named prepared statements.
-        if (db.getExecutor().adapter instanceof PostgresAdapter) registerNamedStatement(query.compiled.sql);
+        if (isPostgres(db)) registerNamedStatement(query.compiled.sql);
       }
     }
     return { ...query.compiled, parameters: query.bind(args) };

@@ -1,7 +1,9 @@
-import { PostgresAdapter, sql, type CompiledQuery, type Selectable } from 'kysely';
+import { sql, type CompiledQuery, type Selectable } from 'kysely';
+import { runEach } from '../../db/companion-writes.js';
 import { argList, argRow, compiledBySize, compiledStatement, everyColumn, listArgsOf, rowArgsOf } from '../../db/compiled.js';
 import type { InventoryReservationsTable } from '../../db/schema.js';
-import type { Db, Tx } from '../../db/tx.js';
+import { isPostgres } from '../../db/dialect.js';
+import type { Tx } from '../../db/tx.js';
 import { ensureStockRow } from './stock.js';
 
 /**
@@ -67,7 +69,7 @@ const reserveRowsStatement = compiledBySize<{ product_id: number; warehouse_id: 
           .where('i.account_id', '=', arg<number>('accountId'))
           .orderBy('i.product_id')
           .orderBy('i.warehouse_id')
-          .$if(isPostgresDb(db), (q) => q.forUpdate('i')),
+          .$if(isPostgres(db), (q) => q.forUpdate('i')),
       )
       .updateTable('inventory')
       .from('v')
@@ -85,10 +87,6 @@ const reserveRowsStatement = compiledBySize<{ product_id: number; warehouse_id: 
       .returning(['inventory.product_id', 'inventory.warehouse_id', 'inventory.available_quantity'])
   );
 });
-
-function isPostgresDb(db: Tx | Db): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
 
 /**
  * reserveStockLeaving for several stock rows in one statement (one round trip on PostgreSQL). Each row is
@@ -220,7 +218,7 @@ const insertLedgerRows = compiledBySize<never, Record<string, unknown>>((db, arg
  * pairs (one statement cannot update the same ledger row twice on PostgreSQL).
  */
 export async function recordReservations(tx: Tx, accountId: number, entries: readonly LedgerEntry[], now: Date): Promise<void> {
-  for (const write of reservationWrites(tx, accountId, entries, now)) await tx.executeQuery(write);
+  await runEach(tx, reservationWrites(tx, accountId, entries, now));
 }
 
 /** recordReservations' statement (none for no entries), to run with another write (src/db/companion-writes.ts). */

@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
+import { isPostgres } from '../../db/dialect.js';
 import type { Db } from '../../db/tx.js';
 import type { StockKey } from './stock-batch.js';
 
@@ -43,10 +44,6 @@ export async function holdStockClosureBySku(db: Db, accountId: number, items: re
       from unnest(${skus}::text[], ${warehouseIds}::bigint[]) as k(sku, warehouse_id)
       join products p on p.account_id = ${accountId} and p.sku = k.sku`,
   );
-}
-
-function isPostgres(db: Db): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 async function holdClosureOf(db: Db, accountId: number, keys: ReturnType<typeof sql>): Promise<void> {

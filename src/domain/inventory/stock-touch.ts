@@ -1,4 +1,5 @@
 import { sql, type CompiledQuery } from 'kysely';
+import { runEach } from '../../db/companion-writes.js';
 import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
 import { lowStockGapExpression } from './low-stock.js';
@@ -40,7 +41,7 @@ const touchProducts = compiledBySize<never, Record<string, unknown>>(
  * GET /v1/inventory) and the listing variants' stock copy and the low-stock gaps follow.
  */
 export async function touchProductsInventory(tx: Db, accountId: number, productIds: readonly number[], now: Date): Promise<void> {
-  for (const write of productTouchWrites(tx, accountId, productIds, now)) await tx.executeQuery(write);
+  await runEach(tx, productTouchWrites(tx, accountId, productIds, now));
   await refreshProductCopies(tx, accountId, productIds, now);
 }
 
@@ -61,7 +62,7 @@ export function productTouchWrites(tx: Db, accountId: number, productIds: readon
 
 /** After productTouchWrites: listing variants carry a copy of the stock (storefront inventory polls and drift read it). */
 export async function refreshProductCopies(tx: Db, accountId: number, productIds: readonly number[], now: Date): Promise<void> {
-  const ids = [...new Set(productIds)].sort((a, b) => a - b);
-  if (ids.length === 0) return;
-  await refreshVariantStock(tx, accountId, ids, now);
+  // refreshVariantStock takes the ids in any order, repeats included.
+  if (productIds.length === 0) return;
+  await refreshVariantStock(tx, accountId, productIds, now);
 }

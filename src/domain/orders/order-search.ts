@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { CompiledQuery } from 'kysely';
+import { runEach } from '../../db/companion-writes.js';
 import { argRow, compiledBySize, compiledStatement, everyColumn, rowArgsOf } from '../../db/compiled.js';
 import type { Db, Tx } from '../../db/tx.js';
 
@@ -145,7 +146,7 @@ const upsertTotal = compiledStatement<never, { accountId: number; orderId: numbe
 
 /** Indexes an order for the search and the total sort (in the transaction that writes it). */
 export async function writeOrderSearch(tx: Db, accountId: number, order: SearchableOrder, lines: readonly SearchableLine[]): Promise<void> {
-  for (const write of orderSearchWrites(tx, accountId, order, lines)) await tx.executeQuery(write);
+  await runEach(tx, orderSearchWrites(tx, accountId, order, lines));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { CompiledQuery, Selectable } from 'kysely';
-import { runWithCompanions } from '../../db/companion-writes.js';
+import { runEach, runWithCompanions } from '../../db/companion-writes.js';
 import { argRow, compiledBySize, everyColumn, rowArgsOf } from '../../db/compiled.js';
 import type { OrderLineRoutesTable } from '../../db/schema.js';
 import type { Tx } from '../../db/tx.js';
@@ -55,10 +55,16 @@ function bestCandidate(stock: Map<number, number>, candidates: readonly number[]
   return best;
 }
 
+/** The next placement of `remaining` units: as many as the best candidate holds, at most all of them. */
+function nextTake(stock: Map<number, number>, candidates: readonly number[], remaining: number): { warehouseId: number; available: number; units: number } | null {
+  const top = bestCandidate(stock, candidates);
+  return top && { ...top, units: Math.min(remaining, top.available) };
+}
+
 /**
  * The common case in one statement: when the lines' SKUs are distinct and each line can be placed whole in
  * the candidates by the snapshot `stock`, the reservations the line by line placement would make (the same
- * warehouses, the same units: bestCandidate on the snapshot, a line at a time) are made by one conditional
+ * warehouses, the same units: nextTake on the snapshot, a line at a time) are made by one conditional
  * UPDATE (reserveStockRows) instead of one each. Rows a parallel change left too short are not reserved: their
  * product's stock is read again and those lines go on line by line, as after a lost race there. Anything
  * else (a repeated SKU, a line that needs the default warehouse or a backorder) reserves nothing here.
@@ -79,12 +85,11 @@ async function reserveWhollyPlaceableLines(
     const snapshot = new Map(stock.get(line.productId)!);
     let remaining = line.quantity;
     for (let attempt = 0; remaining > 0 && attempt < MAX_PLACEMENT_ATTEMPTS; attempt++) {
-      const top = bestCandidate(snapshot, candidates);
-      if (!top) break;
-      const units = Math.min(remaining, top.available);
-      snapshot.set(top.warehouseId, top.available - units);
-      planned.push({ lineId: line.lineId, take: { productId: line.productId, warehouseId: top.warehouseId, units } });
-      remaining -= units;
+      const take = nextTake(snapshot, candidates, remaining);
+      if (!take) break;
+      snapshot.set(take.warehouseId, take.available - take.units);
+      planned.push({ lineId: line.lineId, take: { productId: line.productId, warehouseId: take.warehouseId, units: take.units } });
+      remaining -= take.units;
     }
     if (remaining > 0) return byLine;
   }
@@ -138,16 +143,13 @@ export async function routeNewOrderLines(
   companions: readonly CompiledQuery[] = [],
 ): Promise<NewOrderRouting> {
   const unrouted = new Map<number, number>();
-  const writeAlone = async () => {
-    for (const write of companions) await tx.executeQuery(write);
-  };
   if (lines.length === 0) {
-    await writeAlone();
+    await runEach(tx, companions);
     return { routes: [], unrouted };
   }
   const productIds = [...new Set(lines.map((l) => l.productId))];
   if (hasKitLine) {
-    await writeAlone();
+    await runEach(tx, companions);
     for (const line of lines) {
       const places = await routeLine(tx, accountId, { ...line, orderId }, candidates, fallback, now);
       const left = line.quantity - places.reduce((n, p) => n + p.reserved + p.backordered, 0);
@@ -178,18 +180,17 @@ export async function routeNewOrderLines(
     const placeFrom = async (where: readonly number[]) => {
       for (let attempt = 0; remaining > 0 && where.length > 0 && attempt < MAX_PLACEMENT_ATTEMPTS; attempt++) {
         const productStock = stock.get(line.productId)!;
-        const top = bestCandidate(productStock, where);
-        if (!top) break;
-        const take = Math.min(remaining, top.available);
-        const left = await reserveStockLeaving(tx, accountId, line.productId, top.warehouseId, take, now);
+        const take = nextTake(productStock, where, remaining);
+        if (!take) break;
+        const left = await reserveStockLeaving(tx, accountId, line.productId, take.warehouseId, take.units, now);
         if (left === null) {
           // A parallel order took units first: read this SKU's stock again, as routeLine would.
           stock.set(line.productId, (await availableByProduct(tx, accountId, [line.productId])).get(line.productId)!);
           continue;
         }
-        productStock.set(top.warehouseId, left);
-        place(top.warehouseId).reserved += take;
-        remaining -= take;
+        productStock.set(take.warehouseId, left);
+        place(take.warehouseId).reserved += take.units;
+        remaining -= take.units;
       }
     };
     await placeFrom(candidates);
@@ -211,13 +212,12 @@ export async function routeNewOrderLines(
       routes.push(routeRowOf(accountId, { ...line, orderId }, p, null, iso));
     }
   }
-  // The ledger and the companions go with the routes: one statement on PostgreSQL.
   // The ledger, the products' inventory timestamps and the companions go with the routes: one statement on
   // PostgreSQL. The products are still written before their listing variants are locked, as everywhere.
   const alsoWrite = [...companions, ...reservationWrites(tx, accountId, ledger, now), ...productTouchWrites(tx, accountId, [...touched], now)];
   let written: RouteRow[] = [];
   if (routes.length > 0) written = await runWithCompanions(tx, insertRoutes.bound(tx, routes.length, rowArgsOf(routes, ROUTE_COLUMNS)), alsoWrite);
-  else for (const write of alsoWrite) await tx.executeQuery(write);
+  else await runEach(tx, alsoWrite);
   await refreshProductCopies(tx, accountId, [...touched], now);
   return { routes: written, unrouted };
 }
