@@ -2,6 +2,7 @@ import { CompiledQuery } from 'kysely';
 import { isPostgres } from './dialect.js';
 import { registeredStatementName, registerNamedStatement } from './pg-statement-names.js';
 import type { Db } from './tx.js';
+import { sendWithoutWaiting } from './unanswered.js';
 
 /** Combined statements named at most (a process's distinct combinations of the shapes it runs). */
 const MAX_COMBINED_NAMES = 200;
@@ -23,6 +24,23 @@ export async function runWithCompanions<R>(db: Db, main: CompiledQuery<R>, compa
     await runEach(db, companions);
     return (await db.executeQuery(main)).rows;
   }
+  return (await db.executeQuery(combinedWithCompanions(main, companions))).rows;
+}
+
+/**
+ * runWithCompanions for a main statement whose rows nobody reads either: on PostgreSQL the combined statement
+ * is sent without waiting for its answer (src/db/unanswered.ts), so it rides with the caller's next statement.
+ */
+export async function writeWithCompanions(db: Db, main: CompiledQuery, companions: readonly CompiledQuery[]): Promise<void> {
+  if (!isPostgres(db)) {
+    await runEach(db, [...companions, main]);
+    return;
+  }
+  await sendWithoutWaiting(db, companions.length === 0 ? main : combinedWithCompanions(main, companions));
+}
+
+/** One PostgreSQL statement: the companions as data-modifying CTEs of `main`. */
+function combinedWithCompanions<R>(main: CompiledQuery<R>, companions: readonly CompiledQuery[]): CompiledQuery<R> {
   const parameters: unknown[] = [];
   const parts = companions.map((companion, i) => {
     const text = shiftPlaceholders(companion.sql, parameters.length);
@@ -41,7 +59,7 @@ export async function runWithCompanions<R>(db: Db, main: CompiledQuery<R>, compa
     combinedNames.add(text);
     registerNamedStatement(text);
   }
-  return (await db.executeQuery(CompiledQuery.raw(text, parameters) as CompiledQuery<R>)).rows;
+  return CompiledQuery.raw(text, parameters) as CompiledQuery<R>;
 }
 
 /** Runs the statements one after another: a group of writes built to go with another (or alone). */

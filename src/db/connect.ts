@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { groupCommitDialect, type GroupCommitStats } from './group-commit.js';
-import { registeredStatementName } from './pg-statement-names.js';
+import { pipelinedClientClass } from './pg-client.js';
 import { ensurePrivateDir, ensurePrivateFile, narrowExistingFile } from '../lib/private-files.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -91,24 +91,10 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
     const connectTimeoutMs = options.pgConnectTimeoutMs ?? DEFAULT_PG_CONNECT_TIMEOUT_MS;
     // pg-pool hands its connectionTimeoutMillis to every client too, which would bound the connect and the
     // wait for a free connection alike; the client class gets its own, shorter, connect timeout.
-    class BoundedConnectClient extends pg.Client {
-      constructor(config?: string | pg.ClientConfig) {
-        super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectTimeoutMs });
-      }
-      // Kysely sends every statement as query(text, values): a text registered as a named statement
-      // (src/db/pg-statement-names.ts) goes under its name, so this connection parses it once.
-      override query(...args: unknown[]): never {
-        const [text, values] = args;
-        const name = typeof text === 'string' && Array.isArray(values) ? registeredStatementName(text) : undefined;
-        if (name !== undefined) args = [{ name, text, values }, ...args.slice(2)];
-        // pg's overloads cannot be forwarded one by one; the arguments are its own, passed through.
-        return (super.query as (...a: unknown[]) => never)(...args);
-      }
-    }
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.pgPoolSize ?? 10,
-      Client: BoundedConnectClient,
+      Client: pipelinedClientClass(connectTimeoutMs),
       connectionTimeoutMillis: Math.max(options.pgAcquireTimeoutMs ?? DEFAULT_PG_ACQUIRE_TIMEOUT_MS, connectTimeoutMs),
       // Notices a peer that vanished without closing (a failover, a dropped network) on idle connections.
       keepAlive: true,

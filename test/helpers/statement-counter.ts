@@ -1,13 +1,20 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { observeRoundTrips } from '../../src/db/pg-client.js';
 
 /**
- * Counts the statements sent to the database while `fn` runs: on PostgreSQL each pg query (one round trip each,
- * BEGIN and COMMIT included), on SQLite each run of a prepared better-sqlite3 statement. Counts every caller in
- * the process, so run nothing else in parallel.
+ * Counts the statements sent to the database while `fn` runs: on PostgreSQL each pg query (BEGIN and COMMIT
+ * included), on SQLite each run of a prepared better-sqlite3 statement. `roundTrips` (PostgreSQL) counts those
+ * the service waited for: a BEGIN and a statement sent without waiting ride with the next one
+ * (src/db/pg-client.ts). Counts every caller in the process, so run nothing else in parallel. TRACE_STATEMENTS=1
+ * prints the start of each statement counted.
  */
-export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: number }> {
+export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: number; roundTrips: number }> {
   let statements = 0;
+  let roundTrips = 0;
+  const stopObserving = observeRoundTrips(() => {
+    roundTrips += 1;
+  });
   const clientProto = pg.Client.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
   // better-sqlite3 keeps its Statement class off the public typings; one prepared statement reaches it.
   const probe = new Database(':memory:');
@@ -19,6 +26,7 @@ export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result
     patched.push([proto, name, original]);
     proto[name] = function (this: unknown, ...args: unknown[]) {
       statements += 1;
+      if (process.env.TRACE_STATEMENTS === '1') traceStatement(args[0]);
       return original.apply(this, args);
     };
   };
@@ -26,8 +34,14 @@ export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result
   for (const name of ['run', 'get', 'all', 'iterate']) wrap(statementProto, name);
   try {
     const result = await fn();
-    return { result, statements };
+    return { result, statements, roundTrips };
   } finally {
+    stopObserving();
     for (const [proto, name, original] of patched) proto[name] = original;
   }
+}
+
+function traceStatement(first: unknown) {
+  const text = typeof first === 'string' ? first : ((first as { text?: string } | null)?.text ?? '(a prepared statement)');
+  console.log(`statement: ${text.replace(/\s+/g, ' ').slice(0, 120)}`);
 }

@@ -1,4 +1,5 @@
 import { compiledStatement } from '../../db/compiled.js';
+import { readAhead } from '../../db/unanswered.js';
 import type { Db } from '../../db/tx.js';
 import { isUniqueViolation } from '../../db/tx.js';
 import { alreadyExists } from '../errors.js';
@@ -54,7 +55,16 @@ const warehousesWithControl = compiledStatement<{ id: number; name: string; chan
 
 /** All warehouses of an account with the installation (if any) that controls each one's stock. */
 export async function listAccountWarehouses(db: Db, accountId: number): Promise<WarehouseRow[]> {
-  const rows = await warehousesWithControl.all(db, { accountId });
+  return warehouseRowsOf(await warehousesWithControl.all(db, { accountId }));
+}
+
+/** listAccountWarehouses sent ahead (src/db/unanswered.ts): the read shares the round trip of what follows. */
+export async function accountWarehousesAhead(db: Db, accountId: number): Promise<() => Promise<WarehouseRow[]>> {
+  const answer = await readAhead(db, warehousesWithControl.bound(db, { accountId }));
+  return async () => warehouseRowsOf(await answer());
+}
+
+function warehouseRowsOf(rows: readonly { id: number; name: string; channel_fulfilled: number; controlled_by: number | null }[]): WarehouseRow[] {
   const byId = new Map<number, WarehouseRow>();
   for (const r of rows) {
     const existing = byId.get(r.id);

@@ -1,4 +1,5 @@
 import { compiledStatement } from '../../db/compiled.js';
+import { readAhead } from '../../db/unanswered.js';
 import type { Db } from '../../db/tx.js';
 import { createDelivery } from './deliveries.js';
 
@@ -35,8 +36,9 @@ export type Subscribers = ReadonlyMap<number, number>;
 /**
  * Per transaction, so a change touching many objects pays one lookup per event type. Only transactions are
  * cached (a plain connection would keep a stale answer across requests); a WeakMap lets them be collected.
+ * An entry may be a lookup sent ahead and not answered yet (prefetchNudgeSubscribers).
  */
-const cache = new WeakMap<object, Map<string, Subscribers>>();
+const cache = new WeakMap<object, Map<string, Promise<Subscribers>>>();
 
 // Runs with every write that may nudge, so it is compiled once (src/db/compiled.ts).
 const subscribersOf = compiledStatement<{ id: number; app_id: number }, { accountId: number; eventType: EventType }>((db, arg) =>
@@ -51,22 +53,46 @@ const subscribersOf = compiledStatement<{ id: number; app_id: number }, { accoun
     .where('a.callback_base_url', 'is not', null),
 );
 
+const subscribersFrom = (rows: readonly { id: number; app_id: number }[]): Subscribers => new Map(rows.map((r) => [Number(r.id), Number(r.app_id)]));
+
 /**
  * The installations of `accountId` that want `eventType`: one indexed lookup (or none, cached), so emitting
  * where nobody subscribed costs next to nothing. Callers with an object to read first may skip it when empty.
  */
 export async function nudgeSubscribers(tx: Db, accountId: number, eventType: EventType): Promise<Subscribers> {
+  if (!tx.isTransaction) return subscribersFrom(await subscribersOf.all(tx, { accountId, eventType }));
+  const perTx = cachedFor(tx);
   const key = `${accountId}:${eventType}`;
-  const perTx = tx.isTransaction ? (cache.get(tx) ?? new Map<string, Subscribers>()) : null;
-  const hit = perTx?.get(key);
-  if (hit) return hit;
-  const rows = await subscribersOf.all(tx, { accountId, eventType });
-  const found: Subscribers = new Map(rows.map((r) => [Number(r.id), Number(r.app_id)]));
-  if (perTx) {
-    perTx.set(key, found);
-    cache.set(tx, perTx);
-  }
+  let found = perTx.get(key);
+  if (!found) perTx.set(key, (found = subscribersOf.all(tx, { accountId, eventType }).then(subscribersFrom)));
   return found;
+}
+
+/**
+ * Sends the lookup of nudgeSubscribers ahead (src/db/unanswered.ts), for a transaction that will emit this event
+ * type later: the nudge then costs no round trip of its own. A no-op outside a transaction or when cached.
+ */
+export async function prefetchNudgeSubscribers(tx: Db, accountId: number, eventType: EventType): Promise<void> {
+  if (!tx.isTransaction) return;
+  const perTx = cachedFor(tx);
+  const key = `${accountId}:${eventType}`;
+  if (perTx.has(key)) return;
+  const answer = await readAhead(tx, subscribersOf.bound(tx, { accountId, eventType }));
+  const found = answer().then(subscribersFrom);
+  // Taken by a later nudgeSubscribers, or never (the transaction emitted nothing, or failed): not unhandled.
+  found.catch(() => undefined);
+  perTx.set(key, found);
+}
+
+/** The subscribers this transaction already looked up or sent ahead (no statement), else undefined. */
+export function knownNudgeSubscribers(tx: Db, accountId: number, eventType: EventType): Promise<Subscribers> | undefined {
+  return tx.isTransaction ? cache.get(tx)?.get(`${accountId}:${eventType}`) : undefined;
+}
+
+function cachedFor(tx: Db): Map<string, Promise<Subscribers>> {
+  let perTx = cache.get(tx);
+  if (!perTx) cache.set(tx, (perTx = new Map()));
+  return perTx;
 }
 
 export interface NudgeEvent {

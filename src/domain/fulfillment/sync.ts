@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import { compiledStatement } from '../../db/compiled.js';
 import type { Tx } from '../../db/tx.js';
 import { nudgeFulfillmentOrder } from './access.js';
+import { knownNudgeSubscribers, prefetchNudgeSubscribers } from '../callbacks/nudges.js';
+import { sendWithoutWaiting } from '../../db/unanswered.js';
 
 // Every new order runs it (compiled once: src/db/compiled.ts). One statement finds the owed warehouses and
 // inserts what is missing; the one active shipping/3PL installation mapped to a warehouse owes its work.
@@ -57,7 +59,24 @@ const insertOwedFulfillmentOrders = compiledStatement<
  * A warehouse ships with one integration at a time (warehouse_mappings_one_fulfiller, migration 027).
  */
 export async function syncFulfillmentOrders(tx: Tx, accountId: number, orderId: number, now: Date): Promise<void> {
-  const created = await insertOwedFulfillmentOrders.all(tx, { accountId, orderId, iso: now.toISOString() });
+  const args = { accountId, orderId, iso: now.toISOString() };
+  // Known already that nobody would be nudged (prepareFulfillmentSync): the new ids are not needed, so the
+  // insert is not waited for (src/db/unanswered.ts).
+  const known = knownNudgeSubscribers(tx, accountId, 'FULFILLMENT_ORDER_CHANGED');
+  if (known && (await known).size === 0) {
+    await sendWithoutWaiting(tx, insertOwedFulfillmentOrders.bound(tx, args));
+    return;
+  }
+  const created = await insertOwedFulfillmentOrders.all(tx, args);
   created.sort((a, b) => a.warehouse_id - b.warehouse_id);
   for (const row of created) await nudgeFulfillmentOrder(tx, accountId, row.id, row.installation_id, now);
+}
+
+/**
+ * Before a syncFulfillmentOrders of this account in the same transaction: the lookup of who subscribed to
+ * fulfillment order nudges is sent ahead (it depends on nothing the order writes), so a new fulfillment order
+ * nudges its integration without a round trip of its own.
+ */
+export async function prepareFulfillmentSync(tx: Tx, accountId: number): Promise<void> {
+  await prefetchNudgeSubscribers(tx, accountId, 'FULFILLMENT_ORDER_CHANGED');
 }

@@ -1,4 +1,5 @@
 import { sql, type CompiledQuery, type Selectable } from 'kysely';
+import { readAhead } from '../../db/unanswered.js';
 import { runEach } from '../../db/companion-writes.js';
 import { argList, argRow, compiledBySize, compiledStatement, everyColumn, listArgsOf, rowArgsOf } from '../../db/compiled.js';
 import type { InventoryReservationsTable } from '../../db/schema.js';
@@ -282,9 +283,16 @@ const availableOfProducts = compiledBySize<{ product_id: number; warehouse_id: n
 
 /** Available units (> 0) of some products in every warehouse of the account, by product then warehouse. */
 export async function availableByProduct(tx: Tx, accountId: number, productIds: readonly number[]): Promise<Map<number, Map<number, number>>> {
+  return (await availableByProductAhead(tx, accountId, productIds))();
+}
+
+/** availableByProduct sent ahead (src/db/unanswered.ts): the read shares the round trip of what follows. */
+export async function availableByProductAhead(tx: Tx, accountId: number, productIds: readonly number[]): Promise<() => Promise<Map<number, Map<number, number>>>> {
   const byProduct = new Map<number, Map<number, number>>(productIds.map((id) => [id, new Map()]));
-  if (productIds.length === 0) return byProduct;
-  const rows = await availableOfProducts.all(tx, productIds.length, { accountId, ...listArgsOf('p', productIds) });
-  for (const r of rows) byProduct.get(Number(r.product_id))?.set(Number(r.warehouse_id), Number(r.available_quantity));
-  return byProduct;
+  if (productIds.length === 0) return () => Promise.resolve(byProduct);
+  const answer = await readAhead(tx, availableOfProducts.bound(tx, productIds.length, { accountId, ...listArgsOf('p', productIds) }));
+  return async () => {
+    for (const r of await answer()) byProduct.get(Number(r.product_id))?.set(Number(r.warehouse_id), Number(r.available_quantity));
+    return byProduct;
+  };
 }

@@ -5,14 +5,15 @@ import type { SalesOrderLinesTable, SalesOrdersTable } from '../../db/schema.js'
 import type { Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import { findCustomStore } from '../accounts/custom-stores.js';
-import { listAccountWarehouses } from '../accounts/warehouses.js';
+import { accountWarehousesAhead } from '../accounts/warehouses.js';
 import { invalidArgument, invalidField, permissionDenied } from '../errors.js';
 import { standardServiceLevelFor } from './model.js';
 import { validateCreateInput, type CreateOrderInput } from './order-input.js';
 import { candidateWarehouses, defaultWarehouse } from './routing.js';
 import { routeNewOrderLines } from './route-new-order.js';
 import { newOrderView, orderViews, type SalesOrderV1 } from './view.js';
-import { resolveRequestedSkus } from './sku-resolution.js';
+import { requestedSkusAhead } from './sku-resolution.js';
+import { availableByProductAhead } from '../inventory/reserved-stock.js';
 import type { FulfillmentPort } from './fulfillment-port.js';
 import { scheduleUnpaidExpiry } from './expiry.js';
 import { keepUnroutedUnits } from './unroutable-lines.js';
@@ -144,8 +145,13 @@ export async function createSalesOrder(
     created_at: iso,
     last_updated_ts: iso,
   };
-  // No read first: the insert itself finds a repeat (or a parallel create of the same channel order that
-  // won), and only then is the stored order read and answered, unchanged.
+  // The reads that depend only on the request go ahead of the insert: on PostgreSQL they share its round trip
+  // (src/db/unanswered.ts). A repeat does not need them; they cost it nothing more than the reads.
+  const productsAhead = await requestedSkusAhead(tx, accountId, checked.lines.map((l) => l.requestedSku));
+  const warehousesAhead = await accountWarehousesAhead(tx, accountId);
+  await fulfillment.prepareSync(tx, accountId);
+  // No read of the order first: the insert itself finds a repeat (or a parallel create of the same channel
+  // order that won), and only then is the stored order read and answered, unchanged.
   const inserted = await insertOrder.first(tx, rowArgsOf([order], ORDER_COLUMNS));
   if (!inserted) {
     const winner = await existing();
@@ -153,9 +159,9 @@ export async function createSalesOrder(
     return { created: false, order: (await orderViews(tx, principal, [winner], scope))[0]! };
   }
 
-  const products = await resolveRequestedSkus(tx, accountId, checked.lines.map((l) => l.requestedSku));
+  const products = await productsAhead();
   const productById = new Map([...products.values()].map((p) => [p.id, p]));
-  const warehouses = await listAccountWarehouses(tx, accountId);
+  const warehouses = await warehousesAhead();
   const candidates = candidateWarehouses(warehouses, input.fba === true || input.channelWillFulfill === true);
   const fallback = defaultWarehouse(warehouses);
   const lineRows: LineInsert[] = checked.lines.map((line, position) => {
@@ -181,6 +187,11 @@ export async function createSalesOrder(
       updated_at: iso,
     };
   });
+  const hasKitLine = [...products.values()].some((p) => p.isKit);
+  // Routing reads the candidates' stock of the lines' products (not of a kit's components: those are read
+  // line by line): that read goes ahead of the lines' insert and shares its round trip.
+  const stockAhead =
+    hasKitLine || candidates.length === 0 ? null : await availableByProductAhead(tx, accountId, [...new Set(lineRows.flatMap((l) => (l.product_id === null ? [] : [l.product_id])))]);
   const lines = (await insertLines.all(tx, lineRows.length, rowArgsOf(lineRows, LINE_COLUMNS))).sort((a, b) => a.position - b.position);
   // Unknown SKUs stay on the order (requestedSku kept, sku null) but reserve and route nothing until stock of
   // a product with that SKU arrives (src/domain/orders/route-unrouted-lines.ts).
@@ -188,7 +199,6 @@ export async function createSalesOrder(
   // Stock rows are locked in product order, the same in every order, so two orders for the same SKUs
   // in different line orders do not deadlock each other on PostgreSQL.
   toRoute.sort((a, b) => a.productId - b.productId || a.lineId - b.lineId);
-  const hasKitLine = toRoute.some((l) => productById.get(l.productId)?.isKit === true);
   // A kit is built from component rows outside that product order: hold every row the order may take first, in
   // the one order every stock writer uses (stock-locks.ts), so a kit order and a stock change cannot deadlock.
   if (hasKitLine) {
@@ -197,7 +207,7 @@ export async function createSalesOrder(
   }
   // The console's search and total sort (order-search.ts) see the order as it commits: written with its routes.
   const searchWrites = orderSearchWrites(tx, accountId, inserted, lines);
-  const { routes, unrouted } = await routeNewOrderLines(tx, accountId, inserted.id, toRoute, candidates, fallback, now, hasKitLine, searchWrites);
+  const { routes, unrouted } = await routeNewOrderLines(tx, accountId, inserted.id, toRoute, candidates, fallback, now, hasKitLine, searchWrites, stockAhead);
   // Units with no warehouse to wait in (no default warehouse) are kept on their line like an unknown SKU's.
   if (unrouted.size > 0) await keepUnroutedUnits(tx, accountId, unrouted, now);
   // Units routed to a shipping / 3PL warehouse become that integration's work (need_to_ship).

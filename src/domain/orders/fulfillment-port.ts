@@ -30,4 +30,9 @@ export interface FulfillmentPort {
   pullBack(tx: Tx, input: PullBackInput): Promise<void>;
   /** The order's routes changed (created, re-routed): bring its fulfillment orders up to date. */
   syncOrder(tx: Tx, accountId: number, orderId: number, now: Date): Promise<void>;
+  /**
+   * A syncOrder of this account will follow in the transaction: the reads it will need that depend on nothing
+   * written before it are sent ahead now (src/db/unanswered.ts), to share a round trip with what comes next.
+   */
+  prepareSync(tx: Tx, accountId: number): Promise<void>;
 }

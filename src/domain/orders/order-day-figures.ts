@@ -2,6 +2,7 @@ import { Decimal } from 'decimal.js';
 import { sql } from 'kysely';
 import { compiledStatement } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
+import { sendWithoutWaiting } from '../../db/unanswered.js';
 
 /**
  * The rollup behind the home page's 30-day chart (console, issue 24 item 6; migration 033): per account and
@@ -56,7 +57,9 @@ const addToQuarter = compiledStatement<never, { accountId: number; quarter: numb
  */
 export async function countOrderInDayFigures(tx: Db, accountId: number, orderTs: string, total: string | number, sign: 1 | -1): Promise<void> {
   const sales = scaledSales(total);
-  await addToQuarter.all(tx, { accountId, quarter: quarterOf(orderTs), orders: sign, sales: sign === 1 ? sales : new Decimal(sales).neg().toFixed() });
+  // Nobody reads its answer: on PostgreSQL it rides with the transaction's next statement (often the COMMIT).
+  const args = { accountId, quarter: quarterOf(orderTs), orders: sign, sales: sign === 1 ? sales : new Decimal(sales).neg().toFixed() };
+  await sendWithoutWaiting(tx, addToQuarter.bound(tx, args));
 }
 
 /**

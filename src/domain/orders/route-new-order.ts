@@ -1,5 +1,5 @@
 import type { CompiledQuery, Selectable } from 'kysely';
-import { runEach, runWithCompanions } from '../../db/companion-writes.js';
+import { runEach, writeWithCompanions } from '../../db/companion-writes.js';
 import { argRow, compiledBySize, everyColumn, rowArgsOf } from '../../db/compiled.js';
 import type { OrderLineRoutesTable } from '../../db/schema.js';
 import type { Tx } from '../../db/tx.js';
@@ -37,11 +37,8 @@ const ROUTE_COLUMNS = everyColumn<RouteInsert>()([
   'updated_at',
 ]);
 type RouteInsert = Omit<RouteRow, 'id'>;
-const insertRoutes = compiledBySize<RouteRow, Record<string, unknown>>((db, arg, n) =>
-  db
-    .insertInto('order_line_routes')
-    .values(Array.from({ length: n }, (_, i) => argRow<RouteInsert>(arg, i, ROUTE_COLUMNS)))
-    .returningAll(),
+const insertRoutes = compiledBySize<never, Record<string, unknown>>((db, arg, n) =>
+  db.insertInto('order_line_routes').values(Array.from({ length: n }, (_, i) => argRow<RouteInsert>(arg, i, ROUTE_COLUMNS))),
 );
 
 /** The candidate with the most available units (ties: lowest warehouse id), as mostAvailable picks it. */
@@ -117,8 +114,8 @@ async function reserveWhollyPlaceableLines(
 
 /** What routing a new order's lines did: its routes, and the units of each line that found no place. */
 export interface NewOrderRouting {
-  /** The routes written, or null when the order has a kit line (the caller reads them back). */
-  routes: RouteRow[] | null;
+  /** The routes written (as sent: without their ids), or null when the order has a kit line (the caller reads them back). */
+  routes: Omit<RouteRow, 'id'>[] | null;
   /** Line id → units routed nowhere (no default warehouse): the line's unrouted_quantity. */
   unrouted: Map<number, number>;
 }
@@ -141,6 +138,8 @@ export async function routeNewOrderLines(
    * statement on PostgreSQL (src/db/companion-writes.ts), and always written, whatever is routed.
    */
   companions: readonly CompiledQuery[] = [],
+  /** The candidates' stock of the lines' products, read ahead by the caller (else read here). */
+  stockAhead: (() => Promise<Map<number, Map<number, number>>>) | null = null,
 ): Promise<NewOrderRouting> {
   const unrouted = new Map<number, number>();
   if (lines.length === 0) {
@@ -157,7 +156,11 @@ export async function routeNewOrderLines(
     }
     return { routes: null, unrouted };
   }
-  const stock = candidates.length > 0 ? await availableByProduct(tx, accountId, productIds) : new Map<number, Map<number, number>>();
+  const stock = stockAhead
+    ? await stockAhead()
+    : candidates.length > 0
+      ? await availableByProduct(tx, accountId, productIds)
+      : new Map<number, Map<number, number>>();
   const ledger: LedgerEntry[] = [];
   const iso = now.toISOString();
   const routes: RouteInsert[] = [];
@@ -213,11 +216,11 @@ export async function routeNewOrderLines(
     }
   }
   // The ledger, the products' inventory timestamps and the companions go with the routes: one statement on
-  // PostgreSQL. The products are still written before their listing variants are locked, as everywhere.
+  // PostgreSQL, whose answer is not waited for (the view is built from `routes`). The products are still
+  // written before their listing variants are locked, as everywhere.
   const alsoWrite = [...companions, ...reservationWrites(tx, accountId, ledger, now), ...productTouchWrites(tx, accountId, [...touched], now)];
-  let written: RouteRow[] = [];
-  if (routes.length > 0) written = await runWithCompanions(tx, insertRoutes.bound(tx, routes.length, rowArgsOf(routes, ROUTE_COLUMNS)), alsoWrite);
+  if (routes.length > 0) await writeWithCompanions(tx, insertRoutes.bound(tx, routes.length, rowArgsOf(routes, ROUTE_COLUMNS)), alsoWrite);
   else await runEach(tx, alsoWrite);
   await refreshProductCopies(tx, accountId, [...touched], now);
-  return { routes: written, unrouted };
+  return { routes, unrouted };
 }

@@ -82,6 +82,8 @@ type LineRow = Pick<Selectable<SalesOrderLinesTable>, (typeof LINE_VIEW_COLUMNS)
 /** The columns of a route the view uses. */
 const ROUTE_VIEW_COLUMNS = ['id', 'line_id', 'warehouse_id', 'quantity', 'assembled_quantity', 'cancelled_quantity', 'shipped_quantity'] as const;
 type RouteRow = Pick<Selectable<OrderLineRoutesTable>, (typeof ROUTE_VIEW_COLUMNS)[number]>;
+/** A route as the view takes it: a new order's routes are shown as written, before their ids are known. */
+type RouteViewRow = Omit<RouteRow, 'id'> & { id: number | null };
 
 export interface RoutingInfoV1 {
   warehouseId: number;
@@ -182,13 +184,13 @@ function lineView(
   principal: Principal,
   order: OrderViewRow,
   line: LineRow,
-  routes: RouteRow[],
+  routes: RouteViewRow[],
   product: ProductInfo | undefined,
   narrowed: boolean,
   kitComponents: Map<number, KitComponentsV1>,
 ): LineItemV1 {
   const showUniqueId = isIntegrationKind(principal.kind);
-  const sum = (pick: (r: RouteRow) => number) => routes.reduce((n, r) => n + pick(r), 0);
+  const sum = (pick: (r: RouteViewRow) => number) => routes.reduce((n, r) => n + pick(r), 0);
   return {
     lineItemId: String(line.id),
     channelLineItemId: line.channel_line_item_id,
@@ -211,7 +213,7 @@ function lineView(
         ...(showUniqueId ? { warehouseUniqueId: warehouseUniqueIdFor(principal, r.warehouse_id) } : {}),
         quantity: r.quantity,
         assembledQuantity: r.assembled_quantity,
-        kitComponents: kitComponents.get(r.id) ?? null,
+        kitComponents: (r.id === null ? undefined : kitComponents.get(r.id)) ?? null,
       })),
     cancelQuantity: narrowed ? sum((r) => r.cancelled_quantity) : line.cancel_quantity,
     shippedQuantity: narrowed ? sum((r) => r.shipped_quantity) : line.shipped_quantity,
@@ -242,7 +244,7 @@ function shipByOf(lines: LineItemV1[]): string | null {
 /** What an order view is built from, for a set of orders. */
 interface OrderParts {
   lines: LineRow[];
-  routes: RouteRow[];
+  routes: RouteViewRow[];
   packagesOf: Awaited<ReturnType<typeof packagesByOrder>>;
   returnsOf: Awaited<ReturnType<typeof returnOrdersByOrder>>;
   kitComponents: Map<number, KitComponentsV1>;
@@ -329,13 +331,20 @@ export async function orderViews(db: Db, principal: Principal, orders: readonly 
 
 /**
  * The view of an order created in this transaction, from the rows just written (its lines, and its routes
- * as routing wrote them) and its products' catalog facts as the SKU lookup found them: nothing else exists
- * for it yet (no packages, returns or kit components), so nothing is read.
+ * as routing wrote them, without their ids: a kit-less new order's view needs none) and its products' catalog
+ * facts as the SKU lookup found them: nothing else exists for it yet (no packages, returns or kit
+ * components), so nothing is read.
  */
-export function newOrderView(principal: Principal, order: OrderViewRow, lines: LineRow[], routes: RouteRow[], productById: ReadonlyMap<number, ProductInfo>): SalesOrderV1 {
+export function newOrderView(
+  principal: Principal,
+  order: OrderViewRow,
+  lines: LineRow[],
+  routes: readonly Omit<RouteRow, 'id'>[],
+  productById: ReadonlyMap<number, ProductInfo>,
+): SalesOrderV1 {
   const parts: OrderParts = {
     lines: [...lines].sort((a, b) => a.position - b.position),
-    routes: [...routes].sort((a, b) => a.line_id - b.line_id || a.warehouse_id - b.warehouse_id),
+    routes: routes.map((r) => ({ ...r, id: null })).sort((a, b) => a.line_id - b.line_id || a.warehouse_id - b.warehouse_id),
     packagesOf: new Map(),
     returnsOf: new Map(),
     kitComponents: new Map(),

@@ -1,0 +1,148 @@
+import pg from 'pg';
+import { registeredStatementName } from './pg-statement-names.js';
+
+/**
+ * The pool's PostgreSQL client. Each statement PostgreSQL answers is a round trip, and a transaction holds its
+ * connection for all of them, so the write paths' pace is set by how many of them wait for an answer. This
+ * client runs in node-postgres's pipeline mode (a statement is written at once, behind any still unanswered)
+ * and does not wait for the answer of:
+ * - the transaction's BEGIN: it goes out with the transaction's first statement;
+ * - a statement sent with sendWithoutWaiting (src/db/unanswered.ts): a write whose answer nobody reads;
+ * - a read sent with readAhead (the same file): its answer is taken later, after statements sent behind it.
+ * The next statement that is waited for (at the latest the COMMIT) is answered after them, in order, so
+ * nothing is reordered and locks are taken exactly as before. If one of them failed, the statement that
+ * waits fails with that error (not with "current transaction is aborted"), so a deadlock or a unique
+ * violation reaches the transaction's retry or the route's error mapping as it would have; a COMMIT after
+ * such a failure (which PostgreSQL answers with ROLLBACK, not an error) fails the same way.
+ *
+ * It also sends a text registered in src/db/pg-statement-names.ts under its name, so this connection parses it
+ * once: Kysely sends every statement as query(text, values) and has no way to name one itself.
+ */
+
+/** Marks a statement whose answer is not waited for; the client strips it before sending (src/db/unanswered.ts). */
+export const NOT_WAITED_FOR = '/*not waited for*/';
+
+/**
+ * Marks a read sent ahead (readAhead, src/db/unanswered.ts): not waited for either, but its answer is kept under
+ * the number that follows the mark, `${READ_AHEAD}<n>*\/`, for the caller to take with takeAnswerAhead.
+ */
+export const READ_AHEAD = '/*ahead:';
+const answersAhead = new Map<number, Promise<pg.QueryResult>>();
+
+/** The answer of the read sent ahead under `ticket` (once; undefined when none was sent under it). */
+export function takeAnswerAhead(ticket: number): Promise<pg.QueryResult> | undefined {
+  const answer = answersAhead.get(ticket);
+  answersAhead.delete(ticket);
+  return answer;
+}
+
+// What Kysely reads of an answer it was not given (a BEGIN, a statement sent without waiting).
+const NO_ANSWER: Pick<pg.QueryResult, 'command' | 'rowCount' | 'rows' | 'fields'> = { command: '', rowCount: 0, rows: [], fields: [] };
+
+const opensTransaction = (sql: string) => /^\s*(begin|start transaction)\b/i.test(sql);
+const rollsBack = (sql: string) => /^\s*rollback\s*$/i.test(sql);
+
+/** Called once per statement that waits for its answer: a round trip (test/helpers/statement-counter.ts). */
+const roundTripObservers = new Set<() => void>();
+export function observeRoundTrips(observer: () => void): () => void {
+  roundTripObservers.add(observer);
+  return () => roundTripObservers.delete(observer);
+}
+
+export function pipelinedClientClass(connectTimeoutMs: number): typeof pg.Client {
+  return class PipelinedClient extends pg.Client {
+    /** Statements sent and not waited for, settled once answered (a failure is kept in #failure). */
+    #unanswered: Promise<void>[] = [];
+    #failure: { error: unknown } | null = null;
+    /** Whether this client corked its socket: statements not waited for are written together with the next one. */
+    #corked = false;
+    /** Counts corkings, so a fallback uncork scheduled for an earlier one leaves a later one alone. */
+    #corkings = 0;
+
+    constructor(config?: string | pg.ClientConfig) {
+      // pipeline: a node-postgres ClientConfig option (8.21+) missing from @types/pg.
+      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectTimeoutMs, pipeline: true } as pg.ClientConfig);
+    }
+
+    override query(...args: unknown[]): never {
+      const [text, values] = args;
+      // Callbacks, config objects and submittables (pg-pool's own checks, prepared.ts's named reads) go as given.
+      if (args.length !== 2 || typeof text !== 'string' || !Array.isArray(values)) {
+        for (const observer of roundTripObservers) observer();
+        const sent = this.#send(args);
+        this.#uncork();
+        return sent as never;
+      }
+      const ahead = text.startsWith(READ_AHEAD) ? /^\/\*ahead:(\d+)\*\//.exec(text) : null;
+      const notWaited = ahead !== null || text.startsWith(NOT_WAITED_FOR);
+      const sql = ahead ? text.slice(ahead[0].length) : notWaited ? text.slice(NOT_WAITED_FOR.length) : text;
+      const name = registeredStatementName(sql);
+      const unanswered = notWaited || opensTransaction(sql);
+      // One socket write for a run of statements instead of one each (a write costs more than its bytes).
+      if (unanswered) this.#cork();
+      const sent = this.#send([name === undefined ? { text: sql, values } : { name, text: sql, values }]) as Promise<pg.QueryResult>;
+      if (!unanswered) this.#uncork();
+      if (ahead) answersAhead.set(Number(ahead[1]), sent);
+      if (unanswered) {
+        this.#unanswered.push(
+          sent.then(
+            () => undefined,
+            (error: unknown) => {
+              this.#failure ??= { error };
+            },
+          ),
+        );
+        return Promise.resolve(NO_ANSWER) as never;
+      }
+      for (const observer of roundTripObservers) observer();
+      if (this.#unanswered.length === 0 && this.#failure === null) return sent as never;
+      return this.#afterUnanswered(sent, rollsBack(sql)) as never;
+    }
+
+    /** The answer of a waited statement sent behind unanswered ones, or the first failure among them. */
+    async #afterUnanswered(sent: Promise<pg.QueryResult>, rollback: boolean): Promise<pg.QueryResult> {
+      const unanswered = this.#unanswered;
+      this.#unanswered = [];
+      const outcome = await sent.then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      );
+      // Answered in the order sent, so these are settled already.
+      await Promise.all(unanswered);
+      const failure = this.#failure;
+      this.#failure = null;
+      // A ROLLBACK ends the transaction whatever failed in it; the failure was or will be reported by the caller.
+      if (failure !== null && !rollback) throw failure.error;
+      if ('error' in outcome) throw outcome.error;
+      return outcome.result;
+    }
+
+    #stream(): { cork(): void; uncork(): void } {
+      // pg's Client keeps its Connection (and its socket) off the public typings.
+      return (this as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
+    }
+
+    #cork(): void {
+      if (this.#corked) return;
+      this.#corked = true;
+      const corking = ++this.#corkings;
+      this.#stream().cork();
+      // A waited statement normally follows at once and uncorks; should none come, nothing is held past this turn.
+      setImmediate(() => {
+        if (this.#corkings === corking) this.#uncork();
+      });
+    }
+
+    /** Writes what was held, the statement that waits included. */
+    #uncork(): void {
+      if (!this.#corked) return;
+      this.#corked = false;
+      this.#stream().uncork();
+    }
+
+    #send(args: unknown[]): unknown {
+      // pg's overloads cannot be forwarded one by one; the arguments are its own, passed through.
+      return (super.query as (...a: unknown[]) => unknown)(...args);
+    }
+  };
+}
