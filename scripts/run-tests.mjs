@@ -9,7 +9,8 @@
 // the compiled files. Imports of the workspace's partner client are pointed at the copy compiled from its
 // sources (its own dist/ exists only after `npm run build -w @mcs/partner-client`, which a fresh clone has not
 // run). Stack traces point at the TypeScript lines (inline source maps, --enable-source-maps).
-// TEST_WITH_TSX=1 runs everything under tsx as before.
+// TEST_WITH_TSX=1 runs everything under tsx as before. TEST_TIMINGS=<file> also writes each file's test time there,
+// slowest first (scripts/test-file-timings.mjs), to find what to put in SLOW_FIRST or to speed up.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -112,7 +113,11 @@ function removeStaleCopies() {
 
 function run(args, files) {
   if (files.length === 0) return 0;
-  const result = spawnSync(process.execPath, [...args, '--test', `--test-concurrency=${concurrency()}`, '--test-reporter=spec', ...files], { stdio: 'inherit' });
+  const timings = process.env.TEST_TIMINGS
+    ? ['--test-reporter-destination=stdout', `--test-reporter=${path.resolve('scripts/test-file-timings.mjs')}`, `--test-reporter-destination=${path.resolve(process.env.TEST_TIMINGS)}`]
+    : [];
+  const reporters = ['--test-reporter=spec', ...timings];
+  const result = spawnSync(process.execPath, [...args, '--test', `--test-concurrency=${concurrency()}`, ...reporters, ...files], { stdio: 'inherit' });
   return result.status ?? 1;
 }
 
