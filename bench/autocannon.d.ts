@@ -1,6 +1,6 @@
 /** The part of autocannon's programmatic API the benchmark uses (the package ships no types). */
 declare module 'autocannon' {
-  interface RequestData {
+  export interface RequestData {
     method?: string;
     path?: string;
     headers?: Record<string, string>;
@@ -29,7 +29,7 @@ declare module 'autocannon' {
     p90: number;
     p99: number;
   }
-  interface Result {
+  export interface Result {
     requests: Histogram;
     latency: Histogram;
     throughput: Histogram;

@@ -3,7 +3,7 @@
  * the server for the server's event loop. It receives one LoadJob over IPC, runs autocannon, and sends
  * back a LoadResult.
  */
-import autocannon from 'autocannon';
+import autocannon, { type RequestData, type Result } from 'autocannon';
 
 export interface LoadJob {
   url: string;
@@ -21,6 +21,13 @@ export interface LoadJob {
    * server waits for bytes that never come.
    */
   uniqueIds?: boolean;
+  /**
+   * Bodies taken in turn across connections: each request takes the next body, whichever connection sends it,
+   * so the requests in flight name different bodies (bench/run.ts's update batches: parallel writes to
+   * different stock rows, as in its database reference). Without it every connection walks the same list
+   * from the start, and the connections send the same body at the same time.
+   */
+  bodiesInTurn?: boolean;
 }
 
 export interface LoadResult {
@@ -41,6 +48,7 @@ function withUniqueId<R extends { body?: string }>(request: R): R {
 }
 
 export async function runLoad(job: LoadJob): Promise<LoadResult> {
+  if (job.bodiesInTurn && job.bodies) return runLoadWithBodiesInTurn(job, job.bodies);
   // Every request takes the next SKU (or batch), so the server does not answer one hot row only. The
   // requests are listed up front: autocannon builds each once, which keeps the client cheap (a
   // setupRequest function would rebuild every request and make the client the bottleneck).
@@ -52,12 +60,22 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
     ...(job.bodies ? { body: job.bodies[i % job.bodies.length]! } : {}),
     ...(job.uniqueIds ? { setupRequest: withUniqueId } : {}),
   }));
-  const result = await autocannon({
-    url: job.url,
-    connections: job.connections,
-    duration: job.durationSeconds,
-    requests,
-  });
+  return resultOf(await autocannon({ url: job.url, connections: job.connections, duration: job.durationSeconds, requests }));
+}
+
+/** One request built anew each time (setupRequest): the next body of the list, for whichever connection sends it. */
+async function runLoadWithBodiesInTurn(job: LoadJob, bodies: string[]): Promise<LoadResult> {
+  let next = 0;
+  const request = {
+    method: job.method,
+    headers: job.headers,
+    path: job.paths[0]!,
+    setupRequest: (r: RequestData): RequestData => ({ ...r, body: bodies[next++ % bodies.length]! }),
+  };
+  return resultOf(await autocannon({ url: job.url, connections: job.connections, duration: job.durationSeconds, requests: [request] }));
+}
+
+function resultOf(result: Result): LoadResult {
   return {
     requestsPerSecond: result.requests.average,
     latencyP50Ms: result.latency.p50,

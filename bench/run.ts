@@ -126,7 +126,8 @@ async function main() {
         {
           name: 'update-50',
           title: `(c) POST /v1/inventory, ${BATCH} delta items`,
-          job: { ...common, url: base, method: 'POST', headers, paths: ['/v1/inventory'], bodies: batches },
+          // In turn: the batches in flight name different stock rows, as in the reference below.
+          job: { ...common, url: base, method: 'POST', headers, paths: ['/v1/inventory'], bodies: batches, bodiesInTurn: true },
         },
       ];
       const scenarios = defined.filter((s) => selected.includes(s.name));
@@ -191,7 +192,7 @@ async function main() {
       '',
       ...machineLines('service and bare route in one process, autocannon in a child process, loopback only', loadBefore, bench.run()),
       `- Temporary DATA_DIR; rate limiting off; log level silent`,
-      `- Data: one account, 2 warehouses, ${SKU_COUNT} SKUs stocked in both; reads rotate over all SKUs, updates over ${batches.length} batches of ${BATCH}`,
+      `- Data: one account, 2 warehouses, ${SKU_COUNT} SKUs stocked in both; reads rotate over all SKUs, updates over ${batches.length} batches of ${BATCH}, taken in turn by whichever connection sends next (the batches in flight name different rows)`,
       `- ${CONNECTIONS} connections, ${DURATION} s per run after a ${WARMUP_SECONDS} s warm-up, ${RUNS} runs per scenario (round-robin); medians`,
       '',
       '| Scenario | req/s (median) | p50 latency | p99 latency | ratio to bare | req/s per run | non-2xx / errors |',

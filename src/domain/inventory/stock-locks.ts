@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
+import { registerNamedStatement } from '../../db/pg-statement-names.js';
 import type { Db } from '../../db/tx.js';
 import type { StockKey } from './stock-batch.js';
 
@@ -47,7 +48,7 @@ export async function holdStockClosureBySku(db: Db, accountId: number, items: re
 }
 
 async function holdClosureOf(db: Db, accountId: number, keys: ReturnType<typeof sql>): Promise<void> {
-  await sql`
+  const query = sql`
     with keys as (${keys}),
     closure as (
       select product_id, warehouse_id from keys
@@ -71,5 +72,8 @@ async function holdClosureOf(db: Db, accountId: number, keys: ReturnType<typeof 
     where i.account_id = ${accountId}
     order by i.product_id, i.warehouse_id
     for update of i
-  `.execute(db);
+  `.compile(db);
+  // Its text is the same whatever the keys (they go as two arrays): a named statement, parsed once per connection.
+  registerNamedStatement(query.sql);
+  await db.executeQuery(query);
 }

@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import { isPostgres } from '../../db/dialect.js';
+import { registerNamedStatement } from '../../db/pg-statement-names.js';
 import type { Db } from '../../db/tx.js';
 import { deleteNewStockRows, ensureStockRows, type StockKey } from './stock-batch.js';
 import { MAX_STOCK_UNITS, stockCountersAfter, type StockChange } from './stock.js';
@@ -121,18 +123,24 @@ async function updateRound(
   iso: string,
   rejectStale: boolean,
 ): Promise<Map<string, number>> {
-  // Casts give PostgreSQL the values' types (bare parameters in VALUES would be text); SQLite takes them as is.
-  const rows = changes.map(
-    (c) =>
-      sql`(cast(${c.key.productId} as bigint), cast(${c.key.warehouseId} as bigint), cast(${valueOf(c.change)} as bigint), cast(${c.binLocation} as text), cast(${c.observedAt} as text))`,
-  );
+  // PostgreSQL takes the changes as five arrays, so the statement's text is the same for any number of them (a
+  // named statement, parsed once per connection); SQLite, without arrays, as VALUES rows.
+  const postgres = isPostgres(db);
+  const rows = postgres
+    ? sql`(select * from unnest(${changes.map((c) => c.key.productId)}::bigint[], ${changes.map((c) => c.key.warehouseId)}::bigint[], ${changes.map((c) => valueOf(c.change))}::bigint[], ${changes.map((c) => c.binLocation)}::text[], ${changes.map((c) => c.observedAt)}::text[]))`
+    : sql`(values ${sql.join(
+        changes.map(
+          (c) =>
+            sql`(cast(${c.key.productId} as bigint), cast(${c.key.warehouseId} as bigint), cast(${valueOf(c.change)} as bigint), cast(${c.binLocation} as text), cast(${c.observedAt} as text))`,
+        ),
+      )})`;
   const counters = stockCountersAfter(mode, sql.ref<number>('v.value'));
   // The counts are compared as 64-bit numbers, so a change past the column's range is refused, not an error.
   const fits = sql<boolean>`cast(${counters.onhand} as bigint) <= ${MAX_STOCK_UNITS} and cast(${counters.available} as bigint) <= ${MAX_STOCK_UNITS}`;
   const observed = sql.ref<string | null>('v.observed');
   const held = sql.ref<string | null>('observed_at');
-  const written = await db
-    .with('v(product_id, warehouse_id, value, bin, observed)', () => sql<{ product_id: number; warehouse_id: number; value: number; bin: string | null; observed: string | null }>`(values ${sql.join(rows)})`)
+  const query = db
+    .with('v(product_id, warehouse_id, value, bin, observed)', () => sql<{ product_id: number; warehouse_id: number; value: number; bin: string | null; observed: string | null }>`${rows}`)
     .updateTable('inventory')
     .from('v')
     .set({
@@ -149,6 +157,8 @@ async function updateRound(
     .where(counters.refusable ? sql<boolean>`${counters.refusable} and ${fits}` : fits)
     .$if(rejectStale, (q) => q.where(sql<boolean>`(${held} is null or ${held} <= ${observed})`))
     .returning(['inventory.product_id', 'inventory.warehouse_id', 'inventory.available_quantity'])
-    .execute();
+    .compile();
+  if (postgres) registerNamedStatement(query.sql);
+  const written = (await db.executeQuery(query)).rows;
   return new Map(written.map((r) => [keyId({ productId: Number(r.product_id), warehouseId: Number(r.warehouse_id) }), Number(r.available_quantity)]));
 }
