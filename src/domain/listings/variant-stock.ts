@@ -122,14 +122,12 @@ export async function lockProductVariants(tx: Db, accountId: number, productIds:
   return [...new Set(rows.map((r) => Number(r.product_id)))];
 }
 
-// Every stock change runs it (compiled once per IN-list size up to a v1 inventory call's 50: src/db/compiled.ts).
-const lockVariantsOf = compiledBySize<{ product_id: number }, Record<string, unknown>>(
-  (db, arg, n) =>
-    db
-      .updateTable('listing_variants')
-      .set((eb) => ({ merchant_quantity: eb.ref('merchant_quantity') }))
-      .where('account_id', '=', arg<number>('accountId'))
-      .where('product_id', 'in', argList<number>(arg, 'p', n))
-      .returning('product_id'),
-  50,
+// Every stock change runs it (compiled once per IN-list size: src/db/compiled.ts).
+const lockVariantsOf = compiledBySize<{ product_id: number }, Record<string, unknown>>((db, arg, n) =>
+  db
+    .updateTable('listing_variants')
+    .set((eb) => ({ merchant_quantity: eb.ref('merchant_quantity') }))
+    .where('account_id', '=', arg<number>('accountId'))
+    .where('product_id', 'in', argList<number>(arg, 'p', n))
+    .returning('product_id'),
 );
