@@ -36,7 +36,7 @@ let nextTicket = 0;
  * fails with its error as well, as with sendWithoutWaiting.
  */
 export async function readAhead<R>(db: Db, query: CompiledQuery<R>): Promise<AnswerAhead<R>> {
-  if (!db.isTransaction || !isPostgres(db)) {
+  if (!onOneConnection(db)) {
     const { rows } = await db.executeQuery(query);
     return () => Promise.resolve(rows);
   }
@@ -48,4 +48,50 @@ export async function readAhead<R>(db: Db, query: CompiledQuery<R>): Promise<Ans
   // A caller that fails before taking the answer must not leave an unhandled rejection; taking it still rejects.
   rows.catch(() => undefined);
   return () => rows;
+}
+
+/** Kysely instances bound to one pooled PostgreSQL connection outside a transaction (withOneConnection). */
+const pinned = new WeakSet<Db>();
+
+/** Whether statements sent on `db` go to one PostgreSQL connection, in order: a transaction, or withOneConnection. */
+function onOneConnection(db: Db): boolean {
+  return (db.isTransaction || pinned.has(db)) && isPostgres(db);
+}
+
+/**
+ * Runs reads that belong together (a page, then its rows' details) on one pooled connection on PostgreSQL, so
+ * readTogether can send several in one round trip; `fn` gets that connection's Kysely. Elsewhere `fn` gets `db`.
+ * No transaction: each read sees the data as it is when it runs, as when they go to the pool one by one.
+ */
+export async function withOneConnection<T>(db: Db, fn: (db: Db) => Promise<T>): Promise<T> {
+  if (db.isTransaction || !isPostgres(db)) return fn(db);
+  return db.connection().execute((connection) => {
+    pinned.add(connection);
+    return fn(connection);
+  });
+}
+
+/**
+ * Reads that do not depend on each other, each answered with its rows: on one PostgreSQL connection (a
+ * transaction, or withOneConnection) all but the last are sent ahead and the last is waited for, so they take
+ * one round trip; otherwise they run one after another (`run` reads one, e.g. SQLite's raw-rows path).
+ */
+export async function readTogether<T extends readonly CompiledQuery[]>(
+  db: Db,
+  queries: T,
+  run: (query: CompiledQuery) => Promise<unknown[]> = async (query) => (await db.executeQuery(query)).rows,
+): Promise<{ [K in keyof T]: T[K] extends CompiledQuery<infer R> ? R[] : never }> {
+  type Answers = { [K in keyof T]: T[K] extends CompiledQuery<infer R> ? R[] : never };
+  if (!onOneConnection(db) || queries.length < 2) {
+    const answers: unknown[] = [];
+    for (const query of queries) answers.push(await run(query));
+    return answers as Answers;
+  }
+  const ahead: AnswerAhead<unknown>[] = [];
+  for (const query of queries.slice(0, -1)) ahead.push(await readAhead(db, query));
+  const last = (await db.executeQuery(queries[queries.length - 1]!)).rows;
+  const answers: unknown[] = [];
+  for (const answer of ahead) answers.push(await answer());
+  answers.push(last);
+  return answers as Answers;
 }

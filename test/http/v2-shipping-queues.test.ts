@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { manualClock } from '../../src/lib/clock.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { seedAccount, type SeededAccount } from '../helpers/fixtures.js';
+import { countStatements } from '../helpers/statement-counter.js';
 import { createOrder, orderBody, stock } from './v1-sales-orders-helpers.js';
 import { assertV2Error, batch, foOf, fulfillmentOrder, get, integrationStock, needToCancel, needToShip, post } from './v2-shipping-support.js';
 
@@ -89,6 +90,14 @@ describe('v2 shipping queues', () => {
       },
     ]);
     assert.deepEqual(fo.openAlerts, []);
+  });
+
+  it('answers need_to_ship in 4 round trips on PostgreSQL: the token, its warehouse mappings, the page, and its orders, lines and alerts together', async () => {
+    await order();
+    const counted = await countStatements(() => t.app.inject({ method: 'GET', url: '/v2/shipping/need_to_ship', headers: { authorization: `Bearer ${seed.shipping.token}` } }));
+    assert.equal(counted.result.statusCode, 200, counted.result.body);
+    assert.ok((counted.result.json() as { orders: unknown[] }).orders.length > 0);
+    if (t.deps.db.dialect === 'postgres') assert.deepEqual([counted.statements, counted.roundTrips], [6, 4]);
   });
 
   it('leaves shipTo out when no address was captured and requestedServiceLevel empty when none was named', async () => {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql, type Kysely } from 'kysely';
-import { runWithCompanions, shiftPlaceholders } from '../../src/db/companion-writes.js';
+import { runWithCompanions, shiftPlaceholders, writeWithCompanions } from '../../src/db/companion-writes.js';
+import { isUniqueViolation } from '../../src/db/tx.js';
+import { countStatements } from '../helpers/statement-counter.js';
 import { withTx } from '../../src/db/tx.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -74,5 +76,30 @@ describe('runWithCompanions', () => {
       }),
     );
     assert.equal((await db.selectFrom('zz_main').select('id').where('id', '=', 3).execute()).length, 0);
+  });
+
+  it('writeWithCompanions writes every part; on PostgreSQL one statement, whose answer rides with the next', async () => {
+    const counted = await countStatements(() =>
+      withTx(t.deps.db.db, async (tx) => {
+        const q = tx as unknown as typeof db;
+        await writeWithCompanions(tx, q.insertInto('zz_main').values({ id: 20, label: 'main' }).compile(), [q.insertInto('zz_side_a').values({ id: 21, label: 'side' }).compile()]);
+        // The same transaction sees both parts.
+        assert.equal((await q.selectFrom('zz_side_a').select('id').where('id', '=', 21).execute()).length, 1);
+      }),
+    );
+    assert.equal((await db.selectFrom('zz_main').select('id').where('id', '=', 20).execute()).length, 1);
+    // BEGIN and the combined write go with the SELECT; then COMMIT.
+    if (t.deps.db.dialect === 'postgres') assert.deepEqual([counted.statements, counted.roundTrips], [4, 2]);
+  });
+
+  it('writeWithCompanions: a failing part fails the transaction with its own error and applies nothing', async () => {
+    await assert.rejects(
+      withTx(t.deps.db.db, async (tx) => {
+        const q = tx as unknown as typeof db;
+        await writeWithCompanions(tx, q.insertInto('zz_main').values({ id: 30, label: 'x' }).compile(), [q.insertInto('zz_side_b').values({ id: 8, label: 'again' }).compile()]);
+      }),
+      (error: unknown) => isUniqueViolation(error),
+    );
+    assert.equal((await db.selectFrom('zz_main').select('id').where('id', '=', 30).execute()).length, 0);
   });
 });

@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../db/tx.js';
+import { readTogether } from '../../db/unanswered.js';
 import { warehouseUniqueIdFor, type Principal } from '../accounts/principal.js';
 import type { Address } from '../orders/model.js';
 import type { FulfillmentOrderRow } from './access.js';
@@ -159,12 +160,19 @@ export async function fulfillmentOrderViews(db: Db | Tx, principal: Principal, r
   const accountId = principal.accountId;
   const orderIds = [...new Set(rows.map((r) => r.order_id))];
   const orderArgs = { accountId, ...listArgsOf('o', orderIds) };
-  const orders = await selectRows(db, handle, ordersOfView.bound(db, orderIds.length, orderArgs));
+  // One round trip for the three on one PostgreSQL connection (listNeedToShip's, or a transaction's).
+  const [orders, unsortedRoutes, unsortedAlerts] = await readTogether(
+    db,
+    [
+      ordersOfView.bound(db, orderIds.length, orderArgs),
+      routesOfView.bound(db, orderIds.length, orderArgs),
+      openAlertsOfView.bound(db, rows.length, { accountId, installationId: principal.integrationId ?? -1, ...listArgsOf('f', rows.map((r) => r.id)) }),
+    ] as const,
+    (query) => selectRows(db, handle, query),
+  );
   // Sorted here (lines by position, then line id): an ORDER BY cost SQLite a temporary B-tree per page.
-  const routes = (await selectRows(db, handle, routesOfView.bound(db, orderIds.length, orderArgs))).sort((a, b) => a.position - b.position || a.line_id - b.line_id);
-  const alerts = (
-    await openAlertsOfView.all(db, rows.length, { accountId, installationId: principal.integrationId ?? -1, ...listArgsOf('f', rows.map((r) => r.id)) })
-  ).sort((a, b) => a.id - b.id);
+  const routes = unsortedRoutes.sort((a, b) => a.position - b.position || a.line_id - b.line_id);
+  const alerts = unsortedAlerts.sort((a, b) => a.id - b.id);
   const routesHere = groupBy(routes, (r) => `${r.order_id}:${r.warehouse_id}`);
   const alertsOf = groupBy(alerts, (a) => a.fulfillment_order_id);
   const orderById = new Map(orders.map((o) => [o.id, o]));
