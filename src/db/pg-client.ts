@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { registeredStatementName } from './pg-statement-names.js';
+import { rowFactory } from './row-factory.js';
 
 /**
  * The pool's PostgreSQL client. Each statement PostgreSQL answers is a round trip, and a transaction holds its
@@ -28,6 +29,30 @@ export const NOT_WAITED_FOR = '/*not waited for*/';
  */
 export const READ_AHEAD = '/*ahead:';
 const answersAhead = new Map<number, Promise<pg.QueryResult>>();
+
+/**
+ * Marks a wide read whose rows are built from arrays (src/db/raw-rows.ts selectRows): node-postgres sets a row
+ * object's properties one by one; the rows come as arrays instead and one object literal per statement
+ * builds them (src/db/row-factory.ts).
+ */
+export const ROWS_AS_ARRAYS = '/*rows as arrays*/';
+const ROW_FACTORIES = 200;
+const rowFactories = new Map<string, ((values: readonly unknown[]) => unknown) | null>();
+
+function rowsAsObjects(sql: string, result: pg.QueryResult): pg.QueryResult {
+  let toRow = rowFactories.get(sql);
+  if (toRow === undefined) {
+    toRow = rowFactory(result.fields.map((f) => f.name));
+    rowFactories.set(sql, toRow);
+    if (rowFactories.size > ROW_FACTORIES) rowFactories.delete(rowFactories.keys().next().value as string);
+  }
+  const build = toRow;
+  if (build === null) {
+    // A column named __proto__ (none today): plain objects, the property set one by one.
+    result.rows = result.rows.map((values: unknown[]) => Object.fromEntries(result.fields.map((f, i) => [f.name, values[i]])));
+  } else result.rows = result.rows.map((values: unknown[]) => build(values));
+  return result;
+}
 
 /** The answer of the read sent ahead under `ticket` (once; undefined when none was sent under it). */
 export function takeAnswerAhead(ticket: number): Promise<pg.QueryResult> | undefined {
@@ -73,14 +98,22 @@ export function pipelinedClientClass(connectTimeoutMs: number): typeof pg.Client
         this.#uncork();
         return sent as never;
       }
-      const ahead = text.startsWith(READ_AHEAD) ? /^\/\*ahead:(\d+)\*\//.exec(text) : null;
-      const notWaited = ahead !== null || text.startsWith(NOT_WAITED_FOR);
-      const sql = ahead ? text.slice(ahead[0].length) : notWaited ? text.slice(NOT_WAITED_FOR.length) : text;
+      // The marks, in this order when combined: `${READ_AHEAD}<n>*\/`, ROWS_AS_ARRAYS, NOT_WAITED_FOR.
+      let sql = text;
+      const ahead = sql.startsWith(READ_AHEAD) ? /^\/\*ahead:(\d+)\*\//.exec(sql) : null;
+      if (ahead) sql = sql.slice(ahead[0].length);
+      const arrays = sql.startsWith(ROWS_AS_ARRAYS);
+      if (arrays) sql = sql.slice(ROWS_AS_ARRAYS.length);
+      const notWaited = ahead !== null || sql.startsWith(NOT_WAITED_FOR);
+      if (sql.startsWith(NOT_WAITED_FOR)) sql = sql.slice(NOT_WAITED_FOR.length);
       const name = registeredStatementName(sql);
       const unanswered = notWaited || opensTransaction(sql);
       // One socket write for a run of statements instead of one each (a write costs more than its bytes).
       if (unanswered) this.#cork();
-      const sent = this.#send([name === undefined ? { text: sql, values } : { name, text: sql, values }]) as Promise<pg.QueryResult>;
+      const config = { ...(name === undefined ? {} : { name }), text: sql, values, ...(arrays ? { rowMode: 'array' } : {}) };
+      const bare = this.#send([config]) as Promise<pg.QueryResult>;
+      const statement = sql;
+      const sent = arrays ? bare.then((result) => rowsAsObjects(statement, result)) : bare;
       if (!unanswered) this.#uncork();
       if (ahead) answersAhead.set(Number(ahead[1]), sent);
       if (unanswered) {

@@ -2,31 +2,25 @@ import type { Compilable, CompiledQuery } from 'kysely';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import { syncReadConnection, type DbHandle } from './connect.js';
 import type { Db, Tx } from './tx.js';
+import { CompiledQuery as Compiled } from 'kysely';
+import { isPostgres } from './dialect.js';
+import { ROWS_AS_ARRAYS } from './pg-client.js';
+import { rowFactory } from './row-factory.js';
 
 /**
  * Wide page reads (an order list page is ~300 rows of ~30 columns) spend more time in better-sqlite3 building
  * one object per row, property by property, than in SQLite. On SQLite outside a transaction, such a read runs
  * here as a statement in raw mode (arrays), and the rows are built in JS by one object literal per statement
  * (200 rows of 31 columns: ~10 µs, against ~270 µs setting the properties one by one). Same SQL, same parameters, same values: only who builds the row objects
- * changes. Anything else (PostgreSQL, an open transaction, no handle) goes through Kysely as before.
+ * changes. On PostgreSQL the same holds for node-postgres's row objects: the read asks for its rows as arrays
+ * and the pool's client builds them the same way (src/db/pg-client.ts). Anything else (an open SQLite
+ * transaction, no handle) goes through Kysely as before.
  */
 const CACHE_SIZE = 200;
 
 interface RawStatement {
   statement: Statement;
   toRow: ((values: unknown[]) => unknown) | null;
-}
-
-/**
- * One object literal for the statement's columns: every row gets the same shape at once, where setting the
- * properties one by one costs a keyed store per value. Column names come from our own SQL and are quoted
- * with JSON.stringify; a repeated name keeps its last value, as better-sqlite3's objects do. A column named
- * __proto__ would set the prototype in a literal: such a statement (none today) goes through Kysely.
- */
-function rowFactory(columns: string[]): ((values: unknown[]) => unknown) | null {
-  if (columns.includes('__proto__')) return null;
-  const body = `return { ${columns.map((c, i) => `${JSON.stringify(c)}: v[${i}]`).join(', ')} };`;
-  return new Function('v', body) as (values: unknown[]) => unknown;
 }
 
 const caches = new WeakMap<SqliteDatabase, Map<string, RawStatement>>();
@@ -59,5 +53,6 @@ export async function selectRows<R>(db: Db | Tx, handle: DbHandle | undefined, q
     const arrays = statement.all(...(compiled.parameters as unknown[])) as unknown[][];
     return arrays.map((values) => toRow(values) as R);
   }
+  if (isPostgres(db)) return (await db.executeQuery(Compiled.raw(`${ROWS_AS_ARRAYS}${compiled.sql}`, [...compiled.parameters]) as Compiled<R>)).rows;
   return (await db.executeQuery(compiled)).rows;
 }

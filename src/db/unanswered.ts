@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import { isPostgres } from './dialect.js';
-import { NOT_WAITED_FOR, READ_AHEAD, takeAnswerAhead } from './pg-client.js';
+import { NOT_WAITED_FOR, READ_AHEAD, ROWS_AS_ARRAYS, takeAnswerAhead } from './pg-client.js';
 import type { Db } from './tx.js';
 
 /**
@@ -87,9 +87,11 @@ export async function readTogether<T extends readonly CompiledQuery[]>(
     for (const query of queries) answers.push(await run(query));
     return answers as Answers;
   }
+  // Wide reads: their rows built from arrays, as selectRows does (src/db/raw-rows.ts).
+  const asArrays = (query: CompiledQuery) => CompiledQuery.raw(`${ROWS_AS_ARRAYS}${query.sql}`, [...query.parameters]);
   const ahead: AnswerAhead<unknown>[] = [];
-  for (const query of queries.slice(0, -1)) ahead.push(await readAhead(db, query));
-  const last = (await db.executeQuery(queries[queries.length - 1]!)).rows;
+  for (const query of queries.slice(0, -1)) ahead.push(await readAhead(db, asArrays(query)));
+  const last = (await db.executeQuery(asArrays(queries[queries.length - 1]!))).rows;
   const answers: unknown[] = [];
   for (const answer of ahead) answers.push(await answer());
   answers.push(last);

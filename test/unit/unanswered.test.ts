@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { isUniqueViolation, withTx } from '../../src/db/tx.js';
-import { readAhead, sendWithoutWaiting } from '../../src/db/unanswered.js';
+import { readAhead, readTogether, sendWithoutWaiting, withOneConnection } from '../../src/db/unanswered.js';
+import { selectRows } from '../../src/db/raw-rows.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { countStatements } from '../helpers/statement-counter.js';
 
@@ -108,5 +109,18 @@ describe('statements not waited for', () => {
       ),
     );
     assert.equal((await labels('zz_log')).length, 12);
+  });
+
+  it('rows built from arrays (selectRows, readTogether) are the rows Kysely answers, nulls, numbers and repeated names included', async () => {
+    await db.insertInto('zz_items').values({ id: 3, label: 'it\'s "three"' }).execute();
+    const query = CompiledQuery.raw('select id, label, null as empty, id * 2 as twice, label as id from zz_items order by twice');
+    const expected = (await db.executeQuery(query)).rows;
+    assert.equal(expected.length, 3);
+    assert.deepEqual(await selectRows(t.deps.db.db, t.deps.db, query), expected);
+    const together = await withOneConnection(t.deps.db.db, (one) => readTogether(one, [query, query] as const));
+    assert.deepEqual(together, [expected, expected]);
+    const inTx = await withTx(t.deps.db.db, (tx) => readTogether(tx, [query, CompiledQuery.raw('select count(*) as n from zz_items')] as const));
+    assert.deepEqual(inTx[0], expected);
+    assert.equal(Number((inTx[1][0] as { n: unknown }).n), 3);
   });
 });
