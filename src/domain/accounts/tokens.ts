@@ -18,21 +18,26 @@ interface TokenRow {
   app_name: string | null;
 }
 
-interface MappingRow {
-  warehouse_id: number;
-  warehouse_unique_id: string;
-  controls_stock: number;
+/** The token's row, once per warehouse mapping of its installation (the mapping columns null when it has none). */
+interface TokenWithMappingRow extends TokenRow {
+  warehouse_id: number | null;
+  warehouse_unique_id: string | null;
+  controls_stock: number | null;
 }
 
-/** Every partner request authenticates, so both lookups run as cached prepared statements. */
+/**
+ * Every partner request authenticates: one cached prepared statement finds the token and, for an integration,
+ * its installation's warehouse mappings (a second statement, one more round trip on PostgreSQL, before).
+ */
 function tokenQueries(handle: DbHandle) {
   const db = handle.db;
   return {
-    token: prepareQuery<TokenRow, { hash: string }>(handle, (arg) =>
+    token: prepareQuery<TokenWithMappingRow, { hash: string }>(handle, (arg) =>
       db
         .selectFrom('access_tokens as t')
         .leftJoin('installations as i', 'i.id', 't.installation_id')
         .leftJoin('apps as a', 'a.id', 't.app_id')
+        .leftJoin('warehouse_mappings as m', (j) => j.onRef('m.account_id', '=', 't.account_id').onRef('m.installation_id', '=', 't.installation_id'))
         .select([
           't.id',
           't.account_id',
@@ -44,16 +49,12 @@ function tokenQueries(handle: DbHandle) {
           'i.status as installation_status',
           'i.storefront_name',
           'a.name as app_name',
+          'm.warehouse_id',
+          'm.warehouse_unique_id',
+          'm.controls_stock',
         ])
-        .where('t.token_hash', '=', arg('hash')),
-    ),
-    mappings: prepareQuery<MappingRow, { accountId: number; installationId: number }>(handle, (arg) =>
-      db
-        .selectFrom('warehouse_mappings')
-        .select(['warehouse_id', 'warehouse_unique_id', 'controls_stock'])
-        .where('account_id', '=', arg<number>('accountId'))
-        .where('installation_id', '=', arg<number>('installationId'))
-        .orderBy('warehouse_id'),
+        .where('t.token_hash', '=', arg('hash'))
+        .orderBy('m.warehouse_id'),
     ),
   };
 }
@@ -71,18 +72,17 @@ export async function authenticateToken(handle: DbHandle, token: string): Promis
     queries = tokenQueries(handle);
     queriesByHandle.set(handle, queries);
   }
-  const row = await queries.token.first({ hash: hashSecret(token) });
+  const rows = await queries.token.all({ hash: hashSecret(token) });
+  const row = rows[0];
   if (!row || row.revoked_at !== null) return null;
   if (row.installation_id !== null && row.installation_status !== 'ACTIVE') return null;
   const kind = row.kind as AppKind;
   const integration = kind === 'SHIPPING' || kind === 'INVENTORY' || kind === 'THIRD_PARTY_LOGISTICS';
   const mappings =
     integration && row.installation_id !== null
-      ? (await queries.mappings.all({ accountId: row.account_id, installationId: row.installation_id })).map((m) => ({
-          warehouseId: m.warehouse_id,
-          warehouseUniqueId: m.warehouse_unique_id,
-          controlsStock: m.controls_stock === 1,
-        }))
+      ? rows.flatMap((m) =>
+          m.warehouse_id === null ? [] : [{ warehouseId: m.warehouse_id, warehouseUniqueId: m.warehouse_unique_id!, controlsStock: m.controls_stock === 1 }],
+        )
       : [];
   return {
     tokenId: row.id,
