@@ -31,6 +31,7 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import { buildApp } from '../src/app.js';
 import type { DbHandle } from '../src/db/connect.js';
+import { marksOf } from '../src/db/pg-client.js';
 import { closeDeps, createDeps } from '../src/deps.js';
 import { envInt, machineLines } from './common.js';
 import { runMain, withBenchService, writeSection } from './harness.js';
@@ -56,7 +57,8 @@ type AnyCall = (...args: unknown[]) => unknown;
  * the handle opens its first PostgreSQL connection (pooled clients are wrapped as they connect).
  */
 function recordStatements(handle: DbHandle, sink: () => Statement[] | null): void {
-  const record = (text: string, parameters: unknown[]) => sink()?.push({ sql: text, parameters });
+  // Without the service's own marks (a read sent ahead, rows as arrays: src/db/pg-client.ts): PostgreSQL runs the rest.
+  const record = (text: string, parameters: unknown[]) => sink()?.push({ sql: marksOf(text).sql, parameters });
   if ('pool' in handle.raw) {
     handle.raw.pool.on('connect', (client: pg.PoolClient) => {
       const query = (client.query as unknown as AnyCall).bind(client);

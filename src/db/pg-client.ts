@@ -64,6 +64,22 @@ export function takeAnswerAhead(ticket: number): Promise<pg.QueryResult> | undef
 // What Kysely reads of an answer it was not given (a BEGIN, a statement sent without waiting).
 const NO_ANSWER: Pick<pg.QueryResult, 'command' | 'rowCount' | 'rows' | 'fields'> = { command: '', rowCount: 0, rows: [], fields: [] };
 
+/**
+ * What the marks on a statement's text ask for, and the statement as PostgreSQL gets it. The marks, in this
+ * order when combined: `${READ_AHEAD}<n>*\/`, ROWS_AS_ARRAYS, NOT_WAITED_FOR. (bench/explain.ts reads the
+ * statements the same way.)
+ */
+export function marksOf(text: string): { sql: string; ticket: number | null; arrays: boolean; notWaitedFor: boolean } {
+  let sql = text;
+  const ahead = sql.startsWith(READ_AHEAD) ? /^\/\*ahead:(\d+)\*\//.exec(sql) : null;
+  if (ahead) sql = sql.slice(ahead[0].length);
+  const arrays = sql.startsWith(ROWS_AS_ARRAYS);
+  if (arrays) sql = sql.slice(ROWS_AS_ARRAYS.length);
+  const notWaitedFor = sql.startsWith(NOT_WAITED_FOR);
+  if (notWaitedFor) sql = sql.slice(NOT_WAITED_FOR.length);
+  return { sql, ticket: ahead ? Number(ahead[1]) : null, arrays, notWaitedFor };
+}
+
 const opensTransaction = (sql: string) => /^\s*(begin|start transaction)\b/i.test(sql);
 const rollsBack = (sql: string) => /^\s*rollback\s*$/i.test(sql);
 
@@ -98,24 +114,17 @@ export function pipelinedClientClass(connectTimeoutMs: number): typeof pg.Client
         this.#uncork();
         return sent as never;
       }
-      // The marks, in this order when combined: `${READ_AHEAD}<n>*\/`, ROWS_AS_ARRAYS, NOT_WAITED_FOR.
-      let sql = text;
-      const ahead = sql.startsWith(READ_AHEAD) ? /^\/\*ahead:(\d+)\*\//.exec(sql) : null;
-      if (ahead) sql = sql.slice(ahead[0].length);
-      const arrays = sql.startsWith(ROWS_AS_ARRAYS);
-      if (arrays) sql = sql.slice(ROWS_AS_ARRAYS.length);
-      const notWaited = ahead !== null || sql.startsWith(NOT_WAITED_FOR);
-      if (sql.startsWith(NOT_WAITED_FOR)) sql = sql.slice(NOT_WAITED_FOR.length);
+      const { sql, ticket, arrays, notWaitedFor } = marksOf(text);
+      const notWaited = ticket !== null || notWaitedFor;
       const name = registeredStatementName(sql);
       const unanswered = notWaited || opensTransaction(sql);
       // One socket write for a run of statements instead of one each (a write costs more than its bytes).
       if (unanswered) this.#cork();
       const config = { ...(name === undefined ? {} : { name }), text: sql, values, ...(arrays ? { rowMode: 'array' } : {}) };
       const bare = this.#send([config]) as Promise<pg.QueryResult>;
-      const statement = sql;
-      const sent = arrays ? bare.then((result) => rowsAsObjects(statement, result)) : bare;
+      const sent = arrays ? bare.then((result) => rowsAsObjects(sql, result)) : bare;
       if (!unanswered) this.#uncork();
-      if (ahead) answersAhead.set(Number(ahead[1]), sent);
+      if (ticket !== null) answersAhead.set(ticket, sent);
       if (unanswered) {
         this.#unanswered.push(
           sent.then(
