@@ -146,3 +146,12 @@ export function everyColumn<T>() {
   return <const C extends readonly (keyof T & string)[]>(columns: C & ([Exclude<keyof T, C[number]>] extends [never] ? unknown : { missing: Exclude<keyof T, C[number]> })): C =>
     columns;
 }
+
+/**
+ * Runs a query built per call whose text is nonetheless the same every time (its lists go as array
+ * parameters): on PostgreSQL it is named like the kept shapes above, so each connection parses it once.
+ */
+export async function runFixedText<R>(db: Db, query: CompiledQuery<R>): Promise<R[]> {
+  if (isPostgres(db)) registerNamedStatement(query.sql);
+  return (await db.executeQuery(query)).rows;
+}

@@ -1,3 +1,4 @@
+import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { registeredStatementName } from './pg-statement-names.js';
 import { rowFactory } from './row-factory.js';
@@ -25,9 +26,10 @@ export const NOT_WAITED_FOR = '/*not waited for*/';
 
 /**
  * Marks a read sent ahead (readAhead, src/db/unanswered.ts): not waited for either, but its answer is kept under
- * the number that follows the mark, `${READ_AHEAD}<n>*\/`, for the caller to take with takeAnswerAhead.
+ * the number in the mark (readAheadMark), for the caller to take with takeAnswerAhead.
  */
-export const READ_AHEAD = '/*ahead:';
+const READ_AHEAD = '/*ahead:';
+export const readAheadMark = (ticket: number) => `${READ_AHEAD}${ticket}*/`;
 const answersAhead = new Map<number, Promise<pg.QueryResult>>();
 
 /**
@@ -64,10 +66,15 @@ export function takeAnswerAhead(ticket: number): Promise<pg.QueryResult> | undef
 // What Kysely reads of an answer it was not given (a BEGIN, a statement sent without waiting).
 const NO_ANSWER: Pick<pg.QueryResult, 'command' | 'rowCount' | 'rows' | 'fields'> = { command: '', rowCount: 0, rows: [], fields: [] };
 
+/** `query` with marks put before its text, in the order marksOf reads them; its parameters unchanged. */
+export function withMarks<R>(query: CompiledQuery<R>, ...marks: string[]): CompiledQuery<R> {
+  return CompiledQuery.raw(`${marks.join('')}${query.sql}`, [...query.parameters]) as CompiledQuery<R>;
+}
+
 /**
  * What the marks on a statement's text ask for, and the statement as PostgreSQL gets it. The marks, in this
- * order when combined: `${READ_AHEAD}<n>*\/`, ROWS_AS_ARRAYS, NOT_WAITED_FOR. (bench/explain.ts reads the
- * statements the same way.)
+ * order when combined: readAheadMark, ROWS_AS_ARRAYS, NOT_WAITED_FOR. (bench/explain.ts reads the statements
+ * the same way.)
  */
 export function marksOf(text: string): { sql: string; ticket: number | null; arrays: boolean; notWaitedFor: boolean } {
   let sql = text;

@@ -1,10 +1,9 @@
-import type { Compilable, CompiledQuery } from 'kysely';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import { syncReadConnection, type DbHandle } from './connect.js';
 import type { Db, Tx } from './tx.js';
-import { CompiledQuery as Compiled } from 'kysely';
+import type { Compilable, CompiledQuery } from 'kysely';
 import { isPostgres } from './dialect.js';
-import { ROWS_AS_ARRAYS } from './pg-client.js';
+import { ROWS_AS_ARRAYS, withMarks } from './pg-client.js';
 import { rowFactory } from './row-factory.js';
 
 /**
@@ -53,6 +52,6 @@ export async function selectRows<R>(db: Db | Tx, handle: DbHandle | undefined, q
     const arrays = statement.all(...(compiled.parameters as unknown[])) as unknown[][];
     return arrays.map((values) => toRow(values) as R);
   }
-  if (isPostgres(db)) return (await db.executeQuery(Compiled.raw(`${ROWS_AS_ARRAYS}${compiled.sql}`, [...compiled.parameters]) as Compiled<R>)).rows;
+  if (isPostgres(db)) return (await db.executeQuery(withMarks(compiled, ROWS_AS_ARRAYS))).rows;
   return (await db.executeQuery(compiled)).rows;
 }

@@ -1,6 +1,6 @@
-import { CompiledQuery } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import { isPostgres } from './dialect.js';
-import { NOT_WAITED_FOR, READ_AHEAD, ROWS_AS_ARRAYS, takeAnswerAhead } from './pg-client.js';
+import { NOT_WAITED_FOR, readAheadMark, ROWS_AS_ARRAYS, takeAnswerAhead, withMarks } from './pg-client.js';
 import type { Db } from './tx.js';
 
 /**
@@ -18,7 +18,7 @@ export async function sendWithoutWaiting(db: Db, query: CompiledQuery): Promise<
     await db.executeQuery(query);
     return;
   }
-  await db.executeQuery(CompiledQuery.raw(`${NOT_WAITED_FOR}${query.sql}`, [...query.parameters]));
+  await db.executeQuery(withMarks(query, NOT_WAITED_FOR));
 }
 
 /** The answer of a read sent ahead: await it where the rows are needed. */
@@ -41,7 +41,7 @@ export async function readAhead<R>(db: Db, query: CompiledQuery<R>): Promise<Ans
     return () => Promise.resolve(rows);
   }
   const ticket = (nextTicket = (nextTicket + 1) % Number.MAX_SAFE_INTEGER);
-  await db.executeQuery(CompiledQuery.raw(`${READ_AHEAD}${ticket}*/${query.sql}`, [...query.parameters]));
+  await db.executeQuery(withMarks(query, readAheadMark(ticket)));
   const answer = takeAnswerAhead(ticket);
   if (!answer) throw new Error('readAhead: the PostgreSQL client did not keep the answer (not the pool of src/db/connect.ts?)');
   const rows = answer.then((result) => result.rows as R[]);
@@ -88,10 +88,9 @@ export async function readTogether<T extends readonly CompiledQuery[]>(
     return answers as Answers;
   }
   // Wide reads: their rows built from arrays, as selectRows does (src/db/raw-rows.ts).
-  const asArrays = (query: CompiledQuery) => CompiledQuery.raw(`${ROWS_AS_ARRAYS}${query.sql}`, [...query.parameters]);
   const ahead: AnswerAhead<unknown>[] = [];
-  for (const query of queries.slice(0, -1)) ahead.push(await readAhead(db, asArrays(query)));
-  const last = (await db.executeQuery(asArrays(queries[queries.length - 1]!))).rows;
+  for (const query of queries.slice(0, -1)) ahead.push(await readAhead(db, withMarks(query, ROWS_AS_ARRAYS)));
+  const last = (await db.executeQuery(withMarks(queries[queries.length - 1]!, ROWS_AS_ARRAYS))).rows;
   const answers: unknown[] = [];
   for (const answer of ahead) answers.push(await answer());
   answers.push(last);

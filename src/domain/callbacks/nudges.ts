@@ -53,6 +53,9 @@ const subscribersOf = compiledStatement<{ id: number; app_id: number }, { accoun
     .where('a.callback_base_url', 'is not', null),
 );
 
+/** The per-transaction cache's key. */
+const keyOf = (accountId: number, eventType: EventType) => `${accountId}:${eventType}`;
+
 const subscribersFrom = (rows: readonly { id: number; app_id: number }[]): Subscribers => new Map(rows.map((r) => [Number(r.id), Number(r.app_id)]));
 
 /**
@@ -62,7 +65,7 @@ const subscribersFrom = (rows: readonly { id: number; app_id: number }[]): Subsc
 export async function nudgeSubscribers(tx: Db, accountId: number, eventType: EventType): Promise<Subscribers> {
   if (!tx.isTransaction) return subscribersFrom(await subscribersOf.all(tx, { accountId, eventType }));
   const perTx = cachedFor(tx);
-  const key = `${accountId}:${eventType}`;
+  const key = keyOf(accountId, eventType);
   let found = perTx.get(key);
   if (!found) perTx.set(key, (found = subscribersOf.all(tx, { accountId, eventType }).then(subscribersFrom)));
   return found;
@@ -75,7 +78,7 @@ export async function nudgeSubscribers(tx: Db, accountId: number, eventType: Eve
 export async function prefetchNudgeSubscribers(tx: Db, accountId: number, eventType: EventType): Promise<void> {
   if (!tx.isTransaction) return;
   const perTx = cachedFor(tx);
-  const key = `${accountId}:${eventType}`;
+  const key = keyOf(accountId, eventType);
   if (perTx.has(key)) return;
   const answer = await readAhead(tx, subscribersOf.bound(tx, { accountId, eventType }));
   const found = answer().then(subscribersFrom);
@@ -86,7 +89,7 @@ export async function prefetchNudgeSubscribers(tx: Db, accountId: number, eventT
 
 /** The subscribers this transaction already looked up or sent ahead (no statement), else undefined. */
 export function knownNudgeSubscribers(tx: Db, accountId: number, eventType: EventType): Promise<Subscribers> | undefined {
-  return tx.isTransaction ? cache.get(tx)?.get(`${accountId}:${eventType}`) : undefined;
+  return tx.isTransaction ? cache.get(tx)?.get(keyOf(accountId, eventType)) : undefined;
 }
 
 function cachedFor(tx: Db): Map<string, Promise<Subscribers>> {

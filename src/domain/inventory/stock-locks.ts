@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
-import { registerNamedStatement } from '../../db/pg-statement-names.js';
+import { runFixedText } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
 import type { StockKey } from './stock-batch.js';
 
@@ -73,7 +73,6 @@ async function holdClosureOf(db: Db, accountId: number, keys: ReturnType<typeof 
     order by i.product_id, i.warehouse_id
     for update of i
   `.compile(db);
-  // Its text is the same whatever the keys (they go as two arrays): a named statement, parsed once per connection.
-  registerNamedStatement(query.sql);
-  await db.executeQuery(query);
+  // Its text is the same whatever the keys (they go as two arrays).
+  await runFixedText(db, query);
 }

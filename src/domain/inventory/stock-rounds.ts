@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
-import { registerNamedStatement } from '../../db/pg-statement-names.js';
+import { runFixedText } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
 import { deleteNewStockRows, ensureStockRows, type StockKey } from './stock-batch.js';
 import { MAX_STOCK_UNITS, stockCountersAfter, type StockChange } from './stock.js';
@@ -123,10 +123,9 @@ async function updateRound(
   iso: string,
   rejectStale: boolean,
 ): Promise<Map<string, number>> {
-  // PostgreSQL takes the changes as five arrays, so the statement's text is the same for any number of them (a
-  // named statement, parsed once per connection); SQLite, without arrays, as VALUES rows.
-  const postgres = isPostgres(db);
-  const rows = postgres
+  // PostgreSQL takes the changes as five arrays, so the statement's text is the same for any number of them
+  // (runFixedText: a named statement); SQLite, without arrays, as VALUES rows, a text per number of changes.
+  const rows = isPostgres(db)
     ? sql`(select * from unnest(${changes.map((c) => c.key.productId)}::bigint[], ${changes.map((c) => c.key.warehouseId)}::bigint[], ${changes.map((c) => valueOf(c.change))}::bigint[], ${changes.map((c) => c.binLocation)}::text[], ${changes.map((c) => c.observedAt)}::text[]))`
     : sql`(values ${sql.join(
         changes.map(
@@ -158,7 +157,7 @@ async function updateRound(
     .$if(rejectStale, (q) => q.where(sql<boolean>`(${held} is null or ${held} <= ${observed})`))
     .returning(['inventory.product_id', 'inventory.warehouse_id', 'inventory.available_quantity'])
     .compile();
-  if (postgres) registerNamedStatement(query.sql);
-  const written = (await db.executeQuery(query)).rows;
+  // On SQLite the text varies with the number of changes: runFixedText names nothing there.
+  const written = await runFixedText(db, query);
   return new Map(written.map((r) => [keyId({ productId: Number(r.product_id), warehouseId: Number(r.warehouse_id) }), Number(r.available_quantity)]));
 }
