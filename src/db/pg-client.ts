@@ -30,7 +30,7 @@ export const NOT_WAITED_FOR = '/*not waited for*/';
  */
 const READ_AHEAD = '/*ahead:';
 export const readAheadMark = (ticket: number) => `${READ_AHEAD}${ticket}*/`;
-const answersAhead = new Map<number, Promise<pg.QueryResult>>();
+const answersAhead = new Map<number, () => Promise<pg.QueryResult>>();
 
 /**
  * Marks a wide read whose rows are built from arrays (src/db/raw-rows.ts selectRows): node-postgres sets a row
@@ -56,8 +56,12 @@ function rowsAsObjects(sql: string, result: pg.QueryResult): pg.QueryResult {
   return result;
 }
 
-/** The answer of the read sent ahead under `ticket` (once; undefined when none was sent under it). */
-export function takeAnswerAhead(ticket: number): Promise<pg.QueryResult> | undefined {
+/**
+ * The answer of the read sent ahead under `ticket` (once; undefined when none was sent under it), as a function
+ * to call when the caller needs it: if it has not arrived by then, what the connection holds back is written at
+ * once and that wait is a round trip of its own.
+ */
+export function takeAnswerAhead(ticket: number): (() => Promise<pg.QueryResult>) | undefined {
   const answer = answersAhead.get(ticket);
   answersAhead.delete(ticket);
   return answer;
@@ -90,7 +94,10 @@ export function marksOf(text: string): { sql: string; ticket: number | null; arr
 const opensTransaction = (sql: string) => /^\s*(begin|start transaction)\b/i.test(sql);
 const rollsBack = (sql: string) => /^\s*rollback\s*$/i.test(sql);
 
-/** Called once per statement that waits for its answer: a round trip (test/helpers/statement-counter.ts). */
+/**
+ * Called once per statement that waits for its answer, and per answer of a read sent ahead that the caller
+ * waits for: a round trip (test/helpers/statement-counter.ts).
+ */
 const roundTripObservers = new Set<() => void>();
 export function observeRoundTrips(observer: () => void): () => void {
   roundTripObservers.add(observer);
@@ -131,7 +138,7 @@ export function pipelinedClientClass(connectTimeoutMs: number): typeof pg.Client
       const bare = this.#send([config]) as Promise<pg.QueryResult>;
       const sent = arrays ? bare.then((result) => rowsAsObjects(sql, result)) : bare;
       if (!unanswered) this.#uncork();
-      if (ticket !== null) answersAhead.set(ticket, sent);
+      if (ticket !== null) answersAhead.set(ticket, this.#answerWhenNeeded(sent));
       if (unanswered) {
         this.#unanswered.push(
           sent.then(
@@ -146,6 +153,29 @@ export function pipelinedClientClass(connectTimeoutMs: number): typeof pg.Client
       for (const observer of roundTripObservers) observer();
       if (this.#unanswered.length === 0 && this.#failure === null) return sent as never;
       return this.#afterUnanswered(sent, rollsBack(sql)) as never;
+    }
+
+    /**
+     * takeAnswerAhead's function for a read sent ahead: waiting for it uncorks, and counts as a round trip. A
+     * read that failed answers the transaction's first failure, as a waited statement would: after a deadlock
+     * in an earlier statement this read's own error is only "current transaction is aborted", which no retry
+     * recognises. (Answers come in order, so by the time this one has, any earlier failure is recorded.)
+     */
+    #answerWhenNeeded(sent: Promise<pg.QueryResult>): () => Promise<pg.QueryResult> {
+      let arrived = false;
+      const settle = () => {
+        arrived = true;
+      };
+      sent.then(settle, settle);
+      return () => {
+        if (!arrived) {
+          this.#uncork();
+          for (const observer of roundTripObservers) observer();
+        }
+        return sent.catch((error: unknown) => {
+          throw this.#failure?.error ?? error;
+        });
+      };
     }
 
     /** The answer of a waited statement sent behind unanswered ones, or the first failure among them. */

@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import type { Db } from './tx.js';
+import { sendWithoutWaiting } from './unanswered.js';
 
 // Fixed texts: run as compiled queries (no query building per batch entry).
 const SAVEPOINT = CompiledQuery.raw('savepoint entry');
@@ -25,4 +26,18 @@ export async function inSavepoint<T>(tx: Db, fn: () => Promise<T>, keep: (result
   if (!keep(result)) await tx.executeQuery(ROLLBACK_TO);
   await tx.executeQuery(RELEASE);
   return result;
+}
+
+const AHEAD = CompiledQuery.raw('savepoint ahead');
+const ROLLBACK_TO_AHEAD = CompiledQuery.raw('rollback to savepoint ahead');
+
+/**
+ * A savepoint sent without waiting (src/db/unanswered.ts) in front of writes sent before the answer that decides
+ * whether they stand: undo() rolls them back and, on PostgreSQL, releases every lock they took, so the work that
+ * follows takes its locks in the usual order. Otherwise it is left in place and ends with the transaction. One at
+ * a time per transaction.
+ */
+export async function savepointAhead(tx: Db): Promise<{ undo(): Promise<void> }> {
+  await sendWithoutWaiting(tx, AHEAD);
+  return { undo: async () => void (await tx.executeQuery(ROLLBACK_TO_AHEAD)) };
 }

@@ -44,10 +44,8 @@ export async function readAhead<R>(db: Db, query: CompiledQuery<R>): Promise<Ans
   await db.executeQuery(withMarks(query, readAheadMark(ticket)));
   const answer = takeAnswerAhead(ticket);
   if (!answer) throw new Error('readAhead: the PostgreSQL client did not keep the answer (not the pool of src/db/connect.ts?)');
-  const rows = answer.then((result) => result.rows as R[]);
-  // A caller that fails before taking the answer must not leave an unhandled rejection; taking it still rejects.
-  rows.catch(() => undefined);
-  return () => rows;
+  // A caller that fails before taking the answer leaves no unhandled rejection: the client handles every answer.
+  return async () => (await answer()).rows as R[];
 }
 
 /** Kysely instances bound to one pooled PostgreSQL connection outside a transaction (withOneConnection). */

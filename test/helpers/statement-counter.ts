@@ -14,6 +14,7 @@ export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result
   let roundTrips = 0;
   const stopObserving = observeRoundTrips(() => {
     roundTrips += 1;
+    if (process.env.TRACE_STATEMENTS === '1') console.log(`  (round trip ${roundTrips}: the next statement is waited for)`);
   });
   const clientProto = pg.Client.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
   // better-sqlite3 keeps its Statement class off the public typings; one prepared statement reaches it.

@@ -202,10 +202,29 @@ describe('POST /v1/salesOrder', () => {
     assert.equal(product, undefined);
   });
 
-  it('resolves a requested SKU case-insensitively when there is no exact match', async () => {
+  it('resolves a requested SKU case-insensitively when there is no exact match, and reserves its stock like an exact one', async () => {
+    // Routing's stock is read by exact SKU ahead of the order (create-order.ts); a case-insensitive match is read by id.
+    const reservedOfMug = async () =>
+      Number(
+        (
+          await t.deps.db.db
+            .selectFrom('inventory as i')
+            .innerJoin('products as p', 'p.id', 'i.product_id')
+            .select('i.reserved_quantity')
+            .where('p.account_id', '=', seed.accountId)
+            .where('p.sku', '=', 'MUG')
+            .where('i.warehouse_id', '=', seed.warehouses.main)
+            .executeTakeFirstOrThrow()
+        ).reserved_quantity,
+      );
+    const before = await reservedOfMug();
     const order = await createOrder(t, seed.channel.token, orderBody('CASE-1', [{ requestedSku: 'mug', quantity: 1 }]));
     assert.equal(order.products[0]?.requestedSku, 'mug');
     assert.equal(order.products[0]?.sku, 'MUG');
+    await stock(t, seed.sellerToken, 'CASE-EXACT', seed.warehouses.main, 5);
+    const two = await createOrder(t, seed.channel.token, orderBody('CASE-2', [{ requestedSku: 'mug', quantity: 2 }, { requestedSku: 'CASE-EXACT', quantity: 1 }]));
+    assert.deepEqual(two.products.map((l) => l.sku), ['MUG', 'CASE-EXACT']);
+    assert.equal(await reservedOfMug(), before + 3, 'the case-insensitive lines reserved their units, none backordered');
   });
 
   describe('refuses bad requests with a v1 error and changes nothing', () => {

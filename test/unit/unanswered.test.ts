@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { savepointAhead } from '../../src/db/savepoint.js';
 import { isUniqueViolation, withTx } from '../../src/db/tx.js';
 import { readAhead, readTogether, sendWithoutWaiting, withOneConnection } from '../../src/db/unanswered.js';
 import { selectRows } from '../../src/db/raw-rows.js';
@@ -83,6 +84,55 @@ describe('statements not waited for', () => {
     // The connection is clean again: the next transaction works.
     const rows = await withTx(t.deps.db.db, async (tx) => (tx as unknown as typeof db).selectFrom('zz_items').select('id').execute());
     assert.equal(rows.length, 2);
+  });
+
+  it('a read sent ahead behind a failed write answers the error of that write, not "transaction aborted" (so a retry sees a deadlock)', async () => {
+    await assert.rejects(
+      withTx(t.deps.db.db, async (tx) => {
+        const q = tx as unknown as typeof db;
+        await sendWithoutWaiting(tx, q.insertInto('zz_items').values({ id: 1, label: 'duplicate' }).compile());
+        const answer = await readAhead(tx, q.selectFrom('zz_items').select('id').compile());
+        // Taken with no waited statement in between: its own error on PostgreSQL would be 25P02.
+        await answer();
+      }),
+      (error: unknown) => isUniqueViolation(error),
+    );
+  });
+
+  it('savepointAhead: undo() rolls back what was sent after it, the transaction goes on, and the rest is kept', async () => {
+    const counted = await countStatements(() =>
+      withTx(t.deps.db.db, async (tx) => {
+        const q = tx as unknown as typeof db;
+        await sendWithoutWaiting(tx, q.insertInto('zz_log').values({ id: 20, label: 'before' }).compile());
+        const attempt = await savepointAhead(tx);
+        await sendWithoutWaiting(tx, q.insertInto('zz_log').values({ id: 21, label: 'attempt' }).compile());
+        const seen = await readAhead(tx, q.selectFrom('zz_log').select('id').where('id', '>=', 20).orderBy('id').compile());
+        assert.deepEqual((await seen()).map((r) => Number(r.id)), [20, 21]);
+        await attempt.undo();
+        await q.insertInto('zz_log').values({ id: 22, label: 'after' }).execute();
+      }),
+    );
+    assert.deepEqual((await labels('zz_log')).filter((l) => Number(l.split(':')[0]) >= 20), ['20:before', '22:after']);
+    await db.deleteFrom('zz_log').where('id', '>=', 20).execute();
+    // BEGIN, the write, SAVEPOINT, the write and the read share the first round trip; then the rollback to the
+    // savepoint, the insert and COMMIT.
+    if (postgres()) assert.equal(counted.roundTrips, 4);
+  });
+
+  it('savepointAhead: undo() releases the row locks taken after it (PostgreSQL), so another transaction need not wait', async (ctx) => {
+    if (!postgres()) return ctx.skip('SQLite has one writer at a time: no row locks');
+    await withTx(t.deps.db.db, async (tx) => {
+      const q = tx as unknown as typeof db;
+      const attempt = await savepointAhead(tx);
+      await q.updateTable('zz_items').set({ label: 'locked' }).where('id', '=', 1).execute();
+      await attempt.undo();
+      // Another connection updates the row at once; with the lock still held it would wait out lock_timeout.
+      await withTx(t.deps.db.db, async (other) => {
+        await sql`set local lock_timeout = '2s'`.execute(other);
+        await (other as unknown as typeof db).updateTable('zz_items').set({ label: 'one' }).where('id', '=', 1).execute();
+      });
+    });
+    assert.deepEqual((await labels('zz_items')).slice(0, 1), ['1:one']);
   });
 
   it('an error thrown by the caller after a write not waited for rolls back without a second error', async () => {

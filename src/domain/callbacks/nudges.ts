@@ -38,7 +38,8 @@ export type Subscribers = ReadonlyMap<number, number>;
  * cached (a plain connection would keep a stale answer across requests); a WeakMap lets them be collected.
  * An entry may be a lookup sent ahead and not answered yet (prefetchNudgeSubscribers).
  */
-const cache = new WeakMap<object, Map<string, Promise<Subscribers>>>();
+/** Per transaction: each lookup once, as a function to call when it is needed (a read sent ahead waits only then). */
+const cache = new WeakMap<object, Map<string, () => Promise<Subscribers>>>();
 
 // Runs with every write that may nudge, so it is compiled once (src/db/compiled.ts).
 const subscribersOf = compiledStatement<{ id: number; app_id: number }, { accountId: number; eventType: EventType }>((db, arg) =>
@@ -67,8 +68,11 @@ export async function nudgeSubscribers(tx: Db, accountId: number, eventType: Eve
   const perTx = cachedFor(tx);
   const key = keyOf(accountId, eventType);
   let found = perTx.get(key);
-  if (!found) perTx.set(key, (found = subscribersOf.all(tx, { accountId, eventType }).then(subscribersFrom)));
-  return found;
+  if (!found) {
+    const looked = subscribersOf.all(tx, { accountId, eventType }).then(subscribersFrom);
+    perTx.set(key, (found = () => looked));
+  }
+  return found();
 }
 
 /**
@@ -81,18 +85,17 @@ export async function prefetchNudgeSubscribers(tx: Db, accountId: number, eventT
   const key = keyOf(accountId, eventType);
   if (perTx.has(key)) return;
   const answer = await readAhead(tx, subscribersOf.bound(tx, { accountId, eventType }));
-  const found = answer().then(subscribersFrom);
-  // Taken by a later nudgeSubscribers, or never (the transaction emitted nothing, or failed): not unhandled.
-  found.catch(() => undefined);
-  perTx.set(key, found);
+  // Taken by a later nudgeSubscribers, or never (the transaction emitted nothing, or failed).
+  let found: Promise<Subscribers> | null = null;
+  perTx.set(key, () => (found ??= answer().then(subscribersFrom)));
 }
 
 /** The subscribers this transaction already looked up or sent ahead (no statement), else undefined. */
 export function knownNudgeSubscribers(tx: Db, accountId: number, eventType: EventType): Promise<Subscribers> | undefined {
-  return tx.isTransaction ? cache.get(tx)?.get(keyOf(accountId, eventType)) : undefined;
+  return tx.isTransaction ? cache.get(tx)?.get(keyOf(accountId, eventType))?.() : undefined;
 }
 
-function cachedFor(tx: Db): Map<string, Promise<Subscribers>> {
+function cachedFor(tx: Db): Map<string, () => Promise<Subscribers>> {
   let perTx = cache.get(tx);
   if (!perTx) cache.set(tx, (perTx = new Map()));
   return perTx;

@@ -96,14 +96,23 @@ const reserveRowsStatement = compiledBySize<{ product_id: number; warehouse_id: 
  * a row missing from the answer was not reserved (too few available, or no stock row).
  */
 export async function reserveStockRows(tx: Tx, accountId: number, takes: readonly StockTake[], now: Date): Promise<Map<string, number>> {
+  return (await reserveStockRowsAhead(tx, accountId, takes, now))();
+}
+
+/**
+ * reserveStockRows sent ahead (src/db/unanswered.ts): what the caller sends next shares its round trip, and the
+ * answer is taken after.
+ */
+export async function reserveStockRowsAhead(tx: Tx, accountId: number, takes: readonly StockTake[], now: Date): Promise<() => Promise<Map<string, number>>> {
+  if (takes.length === 0) return () => Promise.resolve(new Map());
   const args: Record<string, unknown> = { accountId, iso: now.toISOString() };
   takes.forEach((t, i) => {
     args[`p${i}`] = t.productId;
     args[`w${i}`] = t.warehouseId;
     args[`u${i}`] = t.units;
   });
-  const rows = takes.length === 0 ? [] : await reserveRowsStatement.all(tx, takes.length, args);
-  return new Map(rows.map((r) => [`${Number(r.product_id)}:${Number(r.warehouse_id)}`, Number(r.available_quantity)]));
+  const answer = await readAhead(tx, reserveRowsStatement.bound(tx, takes.length, args));
+  return async () => new Map((await answer()).map((r) => [`${Number(r.product_id)}:${Number(r.warehouse_id)}`, Number(r.available_quantity)]));
 }
 
 const holdStatement = compiledStatement<{ available_quantity: number }, { accountId: number; productId: number; warehouseId: number }>((db, arg) =>
@@ -284,6 +293,37 @@ const availableOfProducts = compiledBySize<{ product_id: number; warehouse_id: n
 /** Available units (> 0) of some products in every warehouse of the account, by product then warehouse. */
 export async function availableByProduct(tx: Tx, accountId: number, productIds: readonly number[]): Promise<Map<number, Map<number, number>>> {
   return (await availableByProductAhead(tx, accountId, productIds))();
+}
+
+const availableOfSkus = compiledBySize<{ product_id: number; warehouse_id: number; available_quantity: number }, Record<string, unknown>>((db, arg, n) =>
+  db
+    .selectFrom('products as p')
+    .innerJoin('inventory as i', 'i.product_id', 'p.id')
+    .select(['i.product_id', 'i.warehouse_id', 'i.available_quantity'])
+    .where('p.account_id', '=', arg<number>('accountId'))
+    .where('p.sku', 'in', argList<string>(arg, 's', n))
+    .where('i.account_id', '=', arg<number>('accountId'))
+    .where('i.available_quantity', '>', 0),
+);
+
+/**
+ * availableByProduct for the products of these exact SKUs, sent ahead (src/db/unanswered.ts) before the products
+ * are known: a new order reads its stock in the round trip of its SKU lookup. The answer is taken with the
+ * products found; one whose SKU is not among `skus` (a case-insensitive match) is read by id then.
+ */
+export async function availableBySkuAhead(
+  tx: Tx,
+  accountId: number,
+  skus: readonly string[],
+): Promise<(products: readonly { id: number; sku: string }[]) => Promise<Map<number, Map<number, number>>>> {
+  const answer = skus.length === 0 ? null : await readAhead(tx, availableOfSkus.bound(tx, skus.length, { accountId, ...listArgsOf('s', skus) }));
+  const read = new Set(skus);
+  return async (products) => {
+    const byProduct = await availableByProduct(tx, accountId, products.filter((p) => !read.has(p.sku)).map((p) => p.id));
+    for (const p of products) if (read.has(p.sku)) byProduct.set(p.id, new Map());
+    for (const r of answer ? await answer() : []) byProduct.get(Number(r.product_id))?.set(Number(r.warehouse_id), Number(r.available_quantity));
+    return byProduct;
+  };
 }
 
 /** availableByProduct sent ahead (src/db/unanswered.ts): the read shares the round trip of what follows. */

@@ -3,7 +3,9 @@ import { runEach } from '../../db/companion-writes.js';
 import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
 import { lowStockGapExpression } from './low-stock.js';
-import { refreshVariantStock } from './variant-stock-sync.js';
+import { sendWithoutWaiting } from '../../db/unanswered.js';
+import { lockProductVariants, lockProductVariantsAhead } from '../listings/variant-stock.js';
+import { refreshLockedVariantStock, refreshVariantStock } from './variant-stock-sync.js';
 
 /**
  * A change of reserved or assembled units (routing, cancellation, shipment, kit counts) changes the stock a
@@ -60,9 +62,39 @@ export function productTouchWrites(tx: Db, accountId: number, productIds: readon
   return writes;
 }
 
-/** After productTouchWrites: listing variants carry a copy of the stock (storefront inventory polls and drift read it). */
-export async function refreshProductCopies(tx: Db, accountId: number, productIds: readonly number[], now: Date): Promise<void> {
+/**
+ * Products whose inventory timestamps were written and whose listing variants were locked ahead of the
+ * answers (touchAndLockAhead); refreshProductCopies finishes them.
+ */
+export interface CopiesHeld {
+  products: ReadonlySet<number>;
+  /** The products among them that some storefront lists (the lock's answer). */
+  listed: readonly number[];
+}
+
+/**
+ * productTouchWrites and the listing variants' lock sent without waiting (src/db/unanswered.ts), in the order
+ * every stock writer takes them (the products, then their variants), right behind a reservation sent ahead: a
+ * new order whose reservations are planned touches and locks its products in that one round trip. Answers a
+ * function to take the lock's answer with.
+ */
+export async function touchAndLockAhead(tx: Db, accountId: number, productIds: readonly number[], now: Date): Promise<() => Promise<CopiesHeld>> {
+  for (const write of productTouchWrites(tx, accountId, productIds, now)) await sendWithoutWaiting(tx, write);
+  const ids = [...new Set(productIds)].sort((a, b) => a - b);
+  const listed = await lockProductVariantsAhead(tx, accountId, ids);
+  return async () => ({ products: new Set(ids), listed: await listed() });
+}
+
+/**
+ * After productTouchWrites: listing variants carry a copy of the stock (storefront inventory polls and drift
+ * read it). With `held`, its products are locked already: only the others are, and all are refreshed.
+ */
+export async function refreshProductCopies(tx: Db, accountId: number, productIds: readonly number[], now: Date, held: CopiesHeld | null = null): Promise<void> {
   // refreshVariantStock takes the ids in any order, repeats included.
-  if (productIds.length === 0) return;
-  await refreshVariantStock(tx, accountId, productIds, now);
+  if (held === null) {
+    if (productIds.length > 0) await refreshVariantStock(tx, accountId, productIds, now);
+    return;
+  }
+  const rest = [...new Set(productIds)].filter((id) => !held.products.has(id)).sort((a, b) => a - b);
+  await refreshLockedVariantStock(tx, accountId, [...held.listed, ...(await lockProductVariants(tx, accountId, rest))], now);
 }

@@ -85,7 +85,16 @@ export async function refreshVariantStock(
   onlyStorefront: number | null = null,
 ): Promise<void> {
   // Lock first, read after: see lockProductVariants (a parallel change of another warehouse is not lost).
-  const listed = (await lockProductVariants(tx, accountId, [...new Set(productIds)].sort((a, b) => a - b))).sort((a, b) => a - b);
+  const listed = await lockProductVariants(tx, accountId, [...new Set(productIds)].sort((a, b) => a - b));
+  await refreshLockedVariantStock(tx, accountId, listed, now, onlyStorefront);
+}
+
+/**
+ * refreshVariantStock after its lock: `listed` are the products whose variants this transaction has locked
+ * (lockProductVariants, or its form sent ahead), in any order.
+ */
+export async function refreshLockedVariantStock(tx: Db, accountId: number, lockedListed: readonly number[], now: Date, onlyStorefront: number | null = null): Promise<void> {
+  const listed = [...new Set(lockedListed)].sort((a, b) => a - b);
   if (listed.length === 0) return;
   const rows = await tx
     .selectFrom('inventory as i')

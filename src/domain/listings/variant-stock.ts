@@ -1,6 +1,7 @@
 import { argList, compiledByShape, compiledBySize, listArgsOf } from '../../db/compiled.js';
 import { sql } from 'kysely';
 import type { Db } from '../../db/tx.js';
+import { readAhead } from '../../db/unanswered.js';
 
 /**
  * The stock copy on listing variants (LISTINGS.md "Data model"): the inventory area pushes a product's
@@ -117,9 +118,14 @@ export async function productHasVariants(db: Db, accountId: number, productId: n
  * writer never overwrites the copy with a stale warehouse. SQLite runs one writer at a time anyway.
  */
 export async function lockProductVariants(tx: Db, accountId: number, productIds: number[]): Promise<number[]> {
-  if (productIds.length === 0) return [];
-  const rows = await lockVariantsOf.all(tx, productIds.length, { accountId, ...listArgsOf('p', productIds) });
-  return [...new Set(rows.map((r) => Number(r.product_id)))];
+  return (await lockProductVariantsAhead(tx, accountId, productIds))();
+}
+
+/** lockProductVariants sent ahead (src/db/unanswered.ts): the lock is taken where it is sent, its answer later. */
+export async function lockProductVariantsAhead(tx: Db, accountId: number, productIds: number[]): Promise<() => Promise<number[]>> {
+  if (productIds.length === 0) return () => Promise.resolve([]);
+  const answer = await readAhead(tx, lockVariantsOf.bound(tx, productIds.length, { accountId, ...listArgsOf('p', productIds) }));
+  return async () => [...new Set((await answer()).map((r) => Number(r.product_id)))];
 }
 
 // Every stock change runs it (compiled once per IN-list size: src/db/compiled.ts).

@@ -1,7 +1,4 @@
 import { holdStockClosure } from '../inventory/stock-locks.js';
-import type { Selectable } from 'kysely';
-import { argRow, compiledBySize, compiledStatement, everyColumn, rowArgsOf } from '../../db/compiled.js';
-import type { SalesOrderLinesTable, SalesOrdersTable } from '../../db/schema.js';
 import type { Tx } from '../../db/tx.js';
 import type { Principal } from '../accounts/principal.js';
 import { findCustomStore } from '../accounts/custom-stores.js';
@@ -13,7 +10,8 @@ import { candidateWarehouses, defaultWarehouse } from './routing.js';
 import { routeNewOrderLines } from './route-new-order.js';
 import { newOrderView, orderViews, type SalesOrderV1 } from './view.js';
 import { requestedSkusAhead } from './sku-resolution.js';
-import { availableByProductAhead } from '../inventory/reserved-stock.js';
+import { availableBySkuAhead } from '../inventory/reserved-stock.js';
+import { insertNewLines, insertNewOrder, type LineInsert, type OrderInsert } from './new-order-rows.js';
 import type { FulfillmentPort } from './fulfillment-port.js';
 import { scheduleUnpaidExpiry } from './expiry.js';
 import { keepUnroutedUnits } from './unroutable-lines.js';
@@ -27,38 +25,6 @@ import { orderSearchWrites, orderSortTotal } from './order-search.js';
  */
 
 export type { CreateOrderInput } from './order-input.js';
-
-// Every order runs these; they are compiled once (src/db/compiled.ts).
-// closed_ts and personal_data_redacted_ts (038_personal_data) start null: recomputeOrderStatus and the redaction set them.
-type OrderInsert = Omit<Selectable<SalesOrdersTable>, 'id' | 'closed_ts' | 'personal_data_redacted_ts'>;
-const ORDER_COLUMNS = everyColumn<OrderInsert>()([
-  'account_id', 'storefront_id', 'channel_key', 'channel', 'channel_label', 'channel_order_id', 'channel_order_reference_number',
-  'status', 'paid', 'paid_ts', 'cancellation_reason', 'customer_notes', 'marketplace_id', 'customer_name', 'customer_email',
-  'order_ts', 'requested_service_level', 'standard_service_level', 'accounting', 'shipping_address', 'billing_address', 'fba',
-  'channel_will_fulfill', 'prime', 'business_order', 'accepted_ts', 'created_at', 'last_updated_ts',
-]);
-const insertOrder = compiledStatement<Selectable<SalesOrdersTable>, Record<string, unknown>>((db, arg) =>
-  db
-    .insertInto('sales_orders')
-    .values(argRow<OrderInsert>(arg, 0, ORDER_COLUMNS))
-    // A repeat, or a parallel create of the same channel order that won: nothing is inserted.
-    .onConflict((oc) => oc.columns(['account_id', 'channel_key', 'channel_order_id']).doNothing())
-    .returningAll(),
-);
-
-type LineInsert = Omit<Selectable<SalesOrderLinesTable>, 'id'>;
-const LINE_COLUMNS = everyColumn<LineInsert>()([
-  'account_id', 'order_id', 'position', 'channel_line_item_id', 'status', 'requested_title', 'title', 'requested_sku', 'product_id',
-  'sku', 'quantity', 'cancel_quantity', 'shipped_quantity', 'returned_quantity', 'unit_price', 'cost', 'total_weight',
-  'package_dimensions', 'hazmat', 'refund', 'refund_reason', 'gift_wrap_message', 'gift_wrap_level', 'earliest_ship_by',
-  'latest_ship_by', 'earliest_deliver_by', 'latest_deliver_by', 'requested_service_level', 'unrouted_quantity', 'created_at', 'updated_at',
-]);
-const insertLines = compiledBySize<Selectable<SalesOrderLinesTable>, Record<string, unknown>>((db, arg, n) =>
-  db
-    .insertInto('sales_order_lines')
-    .values(Array.from({ length: n }, (_, i) => argRow<LineInsert>(arg, i, LINE_COLUMNS)))
-    .returningAll(),
-);
 
 export interface CreateOrderResult {
   created: boolean;
@@ -146,18 +112,23 @@ export async function createSalesOrder(
     last_updated_ts: iso,
   };
   // The reads that depend only on the request go ahead of the insert: on PostgreSQL they share its round trip
-  // (src/db/unanswered.ts). A repeat does not need them; they cost it nothing more than the reads.
-  const productsAhead = await requestedSkusAhead(tx, accountId, checked.lines.map((l) => l.requestedSku));
+  // (src/db/unanswered.ts). A repeat does not need them; they cost it nothing more than the reads. Routing's
+  // stock read is among them, by SKU (a kit's components are read line by line later, a case-insensitive
+  // match by id when taken).
+  const requestedSkus = checked.lines.map((l) => l.requestedSku);
+  const productsAhead = await requestedSkusAhead(tx, accountId, requestedSkus);
   const warehousesAhead = await accountWarehousesAhead(tx, accountId);
+  const stockOfSkus = await availableBySkuAhead(tx, accountId, [...new Set(requestedSkus)]);
   await fulfillment.prepareSync(tx, accountId);
   // No read of the order first: the insert itself finds a repeat (or a parallel create of the same channel
   // order that won), and only then is the stored order read and answered, unchanged.
-  const inserted = await insertOrder.first(tx, rowArgsOf([order], ORDER_COLUMNS));
-  if (!inserted) {
+  const created = await insertNewOrder(tx, order, checked.lines.length);
+  if (!created) {
     const winner = await existing();
     if (!winner) throw invalidArgument('the order could not be stored; retry the request');
     return { created: false, order: (await orderViews(tx, principal, [winner], scope))[0]! };
   }
+  const inserted = created.row;
 
   const products = await productsAhead();
   const productById = new Map([...products.values()].map((p) => [p.id, p]));
@@ -188,11 +159,9 @@ export async function createSalesOrder(
     };
   });
   const hasKitLine = [...products.values()].some((p) => p.isKit);
-  // Routing reads the candidates' stock of the lines' products (not of a kit's components: those are read
-  // line by line): that read goes ahead of the lines' insert and shares its round trip.
-  const stockAhead =
-    hasKitLine || candidates.length === 0 ? null : await availableByProductAhead(tx, accountId, [...new Set(lineRows.flatMap((l) => (l.product_id === null ? [] : [l.product_id])))]);
-  const lines = (await insertLines.all(tx, lineRows.length, rowArgsOf(lineRows, LINE_COLUMNS))).sort((a, b) => a.position - b.position);
+  const stockAhead = hasKitLine || candidates.length === 0 ? null : () => stockOfSkus([...products.values()]);
+  // On PostgreSQL the lines' ids were drawn with the order's: their insert is not waited for (new-order-rows.ts).
+  const lines = await insertNewLines(tx, lineRows, created.lineIds);
   // Unknown SKUs stay on the order (requestedSku kept, sku null) but reserve and route nothing until stock of
   // a product with that SKU arrives (src/domain/orders/route-unrouted-lines.ts).
   const toRoute = lines.flatMap((l) => (l.product_id === null ? [] : [{ lineId: l.id, productId: l.product_id, quantity: l.quantity }]));

@@ -2,10 +2,11 @@ import type { CompiledQuery, Selectable } from 'kysely';
 import { runEach, writeWithCompanions } from '../../db/companion-writes.js';
 import { argRow, compiledBySize, everyColumn, rowArgsOf } from '../../db/compiled.js';
 import type { OrderLineRoutesTable } from '../../db/schema.js';
+import { savepointAhead } from '../../db/savepoint.js';
 import type { Tx } from '../../db/tx.js';
 import type { WarehouseRow } from '../accounts/warehouses.js';
-import { availableByProduct, holdStockRow, reservationWrites, reserveStockLeaving, reserveStockRows, type LedgerEntry, type StockTake } from '../inventory/reserved-stock.js';
-import { productTouchWrites, refreshProductCopies } from '../inventory/stock-touch.js';
+import { availableByProduct, holdStockRow, reservationWrites, reserveStockLeaving, reserveStockRowsAhead, type LedgerEntry, type StockTake } from '../inventory/reserved-stock.js';
+import { productTouchWrites, refreshProductCopies, touchAndLockAhead, type CopiesHeld } from '../inventory/stock-touch.js';
 import { routeLine, routeRowOf, type LineToRoute, type RoutingPlace } from './routing.js';
 
 /**
@@ -62,10 +63,17 @@ function nextTake(stock: Map<number, number>, candidates: readonly number[], rem
  * The common case in one statement: when the lines' SKUs are distinct and each line can be placed whole in
  * the candidates by the snapshot `stock`, the reservations the line by line placement would make (the same
  * warehouses, the same units: nextTake on the snapshot, a line at a time) are made by one conditional
- * UPDATE (reserveStockRows) instead of one each. Rows a parallel change left too short are not reserved: their
- * product's stock is read again and those lines go on line by line, as after a lost race there. Anything
- * else (a repeated SKU, a line that needs the default warehouse or a backorder) reserves nothing here.
- * Answers, by line, what was reserved; updates `stock` to what the database answered.
+ * UPDATE (reserveStockRows) instead of one each. Anything else (a repeated SKU, a line that needs the default
+ * warehouse or a backorder) reserves nothing here.
+ *
+ * The products' inventory timestamps and their listing variants' lock go right behind that UPDATE, before its
+ * answer (touchAndLockAhead): on PostgreSQL the three share one round trip. All of it is an attempt behind a
+ * savepoint: if a parallel order left any row too short, the attempt is rolled back, and with it every lock it
+ * took (the rows it locked to reserve, the products, the variants), the planned products' stock is read again
+ * and every line goes on line by line, as after a lost race there. Keeping those locks while reserving other
+ * rows would take them out of the order every stock writer uses, and parallel orders deadlocked.
+ * Answers, by line, what was reserved, and what was touched and locked (null when nothing was); updates
+ * `stock` to what the database answered.
  */
 async function reserveWhollyPlaceableLines(
   tx: Tx,
@@ -74,9 +82,10 @@ async function reserveWhollyPlaceableLines(
   stock: Map<number, Map<number, number>>,
   candidates: readonly number[],
   now: Date,
-): Promise<Map<number, StockTake[]>> {
+): Promise<{ byLine: Map<number, StockTake[]>; held: CopiesHeld | null }> {
   const byLine = new Map<number, StockTake[]>();
-  if (lines.length < 2 || candidates.length === 0 || new Set(lines.map((l) => l.productId)).size !== lines.length) return byLine;
+  const nothing = { byLine, held: null };
+  if (lines.length === 0 || candidates.length === 0 || new Set(lines.map((l) => l.productId)).size !== lines.length) return nothing;
   const planned: { lineId: number; take: StockTake }[] = [];
   for (const line of lines) {
     const snapshot = new Map(stock.get(line.productId)!);
@@ -88,28 +97,30 @@ async function reserveWhollyPlaceableLines(
       planned.push({ lineId: line.lineId, take: { productId: line.productId, warehouseId: take.warehouseId, units: take.units } });
       remaining -= take.units;
     }
-    if (remaining > 0) return byLine;
+    if (remaining > 0) return nothing;
   }
   // Distinct products, distinct warehouses per line: every take is a row of its own, in the lock order.
   planned.sort((a, b) => a.take.productId - b.take.productId || a.take.warehouseId - b.take.warehouseId);
-  const left = await reserveStockRows(tx, accountId, planned.map((p) => p.take), now);
-  const shortProducts = new Set<number>();
+  // Behind a savepoint: if any row falls short, the whole attempt is rolled back, locks included (see above).
+  const attempt = await savepointAhead(tx);
+  const reserved = await reserveStockRowsAhead(tx, accountId, planned.map((p) => p.take), now);
+  const lock = await touchAndLockAhead(tx, accountId, planned.map((p) => p.take.productId), now);
+  // The lock's answer is the last of the round trip: by then the reservation's has come too (one wait, not two).
+  const held = await lock();
+  const left = await reserved();
+  if (planned.some(({ take }) => !left.has(`${take.productId}:${take.warehouseId}`))) {
+    await attempt.undo();
+    const fresh = await availableByProduct(tx, accountId, [...new Set(planned.map((p) => p.take.productId))]);
+    for (const [productId, rows] of fresh) stock.set(productId, rows);
+    return nothing;
+  }
   for (const { lineId, take } of planned) {
-    const available = left.get(`${take.productId}:${take.warehouseId}`);
-    if (available === undefined) {
-      shortProducts.add(take.productId);
-      continue;
-    }
-    stock.get(take.productId)!.set(take.warehouseId, available);
+    stock.get(take.productId)!.set(take.warehouseId, left.get(`${take.productId}:${take.warehouseId}`)!);
     const list = byLine.get(lineId) ?? [];
     list.push(take);
     byLine.set(lineId, list);
   }
-  if (shortProducts.size > 0) {
-    const fresh = await availableByProduct(tx, accountId, [...shortProducts]);
-    for (const [productId, rows] of fresh) stock.set(productId, rows);
-  }
-  return byLine;
+  return { byLine, held };
 }
 
 /** What routing a new order's lines did: its routes, and the units of each line that found no place. */
@@ -165,7 +176,7 @@ export async function routeNewOrderLines(
   const iso = now.toISOString();
   const routes: RouteInsert[] = [];
   const touched = new Set<number>();
-  const reservedAhead = await reserveWhollyPlaceableLines(tx, accountId, lines, stock, candidates, now);
+  const { byLine: reservedAhead, held } = await reserveWhollyPlaceableLines(tx, accountId, lines, stock, candidates, now);
   for (const line of lines) {
     const placed = new Map<number, RoutingPlace>();
     const place = (warehouseId: number) => {
@@ -215,12 +226,13 @@ export async function routeNewOrderLines(
       routes.push(routeRowOf(accountId, { ...line, orderId }, p, null, iso));
     }
   }
-  // The ledger, the products' inventory timestamps and the companions go with the routes: one statement on
-  // PostgreSQL, whose answer is not waited for (the view is built from `routes`). The products are still
-  // written before their listing variants are locked, as everywhere.
-  const alsoWrite = [...companions, ...reservationWrites(tx, accountId, ledger, now), ...productTouchWrites(tx, accountId, [...touched], now)];
+  // The ledger, the inventory timestamps of products not touched ahead and the companions go with the routes:
+  // one statement on PostgreSQL, whose answer is not waited for (the view is built from `routes`). The
+  // products are still written before their listing variants are locked, as everywhere.
+  const touchNow = [...touched].filter((id) => !held?.products.has(id));
+  const alsoWrite = [...companions, ...reservationWrites(tx, accountId, ledger, now), ...productTouchWrites(tx, accountId, touchNow, now)];
   if (routes.length > 0) await writeWithCompanions(tx, insertRoutes.bound(tx, routes.length, rowArgsOf(routes, ROUTE_COLUMNS)), alsoWrite);
   else await runEach(tx, alsoWrite);
-  await refreshProductCopies(tx, accountId, [...touched], now);
+  await refreshProductCopies(tx, accountId, [...touched], now, held);
   return { routes, unrouted };
 }
