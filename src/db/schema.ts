@@ -414,7 +414,6 @@ export interface SalesOrderSearchTermsTable {
   order_id: number;
 }
 
-/** Each order's total (Σ quantity × unit price) for the console's sort by total (030_order_search). */
 /** The home chart's rollup (migration 033, src/domain/orders/order-day-figures.ts). */
 export interface SalesOrderQuarterHoursTable {
   account_id: number;
@@ -433,6 +432,7 @@ export interface ProductSearchTermsTable {
   product_id: number;
 }
 
+/** Each order's total (Σ quantity × unit price) for the console's sort by total (030_order_search). */
 export interface SalesOrderTotalsTable {
   account_id: number;
   order_id: number;
