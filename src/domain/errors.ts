@@ -236,6 +236,12 @@ export const badGateway = (message: string) => new AppError('BAD_GATEWAY', messa
 
 export const failedPrecondition = (message: string) => new AppError('FAILED_PRECONDITION', message);
 
+/**
+ * A state the code itself should never reach (a programming error, such as an illegal status move): the
+ * edge logs it and answers the fixed INTERNAL message, never this one.
+ */
+export const internalError = (message: string) => new AppError('INTERNAL', message);
+
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }

@@ -13,6 +13,7 @@ import {
   type ReportRow,
   type RunReportPayload,
 } from './model.js';
+import { REPORT_INITIAL_STATUS } from './report-status.js';
 
 export interface CreateReportInput {
   /** Default: false when a file is given, true otherwise. */
@@ -75,7 +76,7 @@ export async function createReport(tx: Tx, accountId: number, input: CreateRepor
       label: input.label ?? null,
       is_export: isExport ? 1 : 0,
       report_type: reportType,
-      status: 'PENDING',
+      status: REPORT_INITIAL_STATUS,
       options: JSON.stringify(options),
       template_id: target.templateId,
       integration_id: target.integrationId,

@@ -1,14 +1,8 @@
 import type { Deps } from '../../deps.js';
-import type { ReportRow } from './model.js';
+import { moveReportStatus, type ReportKey } from './report-status.js';
 
-/** Ends a report that cannot be processed: CANCELED with errorMessage (resolutions §3). */
-export async function failReport(deps: Deps, report: Pick<ReportRow, 'id'>, message: string): Promise<void> {
+/** Ends a report that cannot be processed: CANCELED with errorMessage (resolutions §3); one already ended stays as it is. */
+export async function failReport(deps: Deps, report: ReportKey, message: string): Promise<void> {
   const now = deps.clock.now().toISOString();
-  await deps.db.db
-    .updateTable('reports')
-    .set({ status: 'CANCELED', error_message: message, completed_at: now, updated_at: now })
-    .where('id', '=', report.id)
-    .where('status', 'in', ['PENDING', 'PROCESSING'])
-    .execute();
+  await moveReportStatus(deps.db.db, report, { from: ['PENDING', 'PROCESSING'], to: 'CANCELED' }, { error_message: message, completed_at: now, updated_at: now });
 }
-

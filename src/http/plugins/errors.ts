@@ -132,7 +132,11 @@ export function violationsFrom(error: FastifyError): FieldViolation[] {
 
 /** Normalizes anything thrown into an AppError the renderers understand; unknown errors become INTERNAL. */
 export function toAppError(error: unknown): { appError: AppError; internal: boolean } {
-  if (error instanceof AppError) return { appError: error, internal: false };
+  if (error instanceof AppError) {
+    // INTERNAL is a programming error (internalError): logged with its detail, answered with the fixed message.
+    if (error.code === 'INTERNAL') return { appError: new AppError('INTERNAL', INTERNAL_MESSAGE), internal: true };
+    return { appError: error, internal: false };
+  }
   const unavailable = databaseUnavailable(error);
   if (unavailable) return { appError: unavailable, internal: false };
   const fe = error as FastifyError;

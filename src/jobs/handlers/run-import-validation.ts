@@ -7,6 +7,7 @@ import {
   type ValidationRow,
 } from '../../domain/reports/validation/model.js';
 import { failValidation, runValidation } from '../../domain/reports/validation/run-validation.js';
+import { moveValidationStatus } from '../../domain/reports/validation/validation-status.js';
 import { errorSummary, type Job } from '../types.js';
 
 export { RUN_IMPORT_VALIDATION_JOB };
@@ -48,13 +49,7 @@ function isOptions(value: unknown): value is ValidationOptions {
 async function startValidation(deps: Deps, accountId: number, validationId: number): Promise<ValidationRow | null> {
   const now = deps.clock.now().toISOString();
   return withTx(deps.db.db, async (tx) => {
-    await tx
-      .updateTable('import_validations')
-      .set({ status: 'PROCESSING', updated_at: now })
-      .where('account_id', '=', accountId)
-      .where('id', '=', validationId)
-      .where('status', '=', 'PENDING')
-      .execute();
+    await moveValidationStatus(tx, { id: validationId, account_id: accountId }, { from: 'PENDING', to: 'PROCESSING' }, { updated_at: now });
     const row = await tx.selectFrom('import_validations').selectAll().where('account_id', '=', accountId).where('id', '=', validationId).executeTakeFirst();
     return row && row.status === 'PROCESSING' ? row : null;
   });

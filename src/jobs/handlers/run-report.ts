@@ -4,6 +4,7 @@ import { produceExport } from '../../domain/reports/exports/run-export.js';
 import { failReport } from '../../domain/reports/fail-report.js';
 import { runImport } from '../../domain/reports/imports/run-import.js';
 import { RUN_REPORT_JOB, type ReportRow, type RunReportPayload } from '../../domain/reports/model.js';
+import { moveReportStatus } from '../../domain/reports/report-status.js';
 import { errorSummary, type Job } from '../types.js';
 
 export { RUN_REPORT_JOB };
@@ -27,20 +28,14 @@ export async function runReport(deps: Deps, job: Job): Promise<void> {
 export async function reportJobDead(deps: Deps, job: Job, error: string): Promise<void> {
   const { reportId } = (job.payload ?? {}) as Partial<RunReportPayload>;
   if (!Number.isSafeInteger(reportId)) return;
-  await failReport(deps, { id: reportId! }, `processing failed after ${job.attempts} attempts: ${errorSummary(error)}`);
+  await failReport(deps, { id: reportId!, account_id: job.accountId }, `processing failed after ${job.attempts} attempts: ${errorSummary(error)}`);
 }
 
 /** Moves the report to PROCESSING (a resumed run finds it there); null when it is no longer to be run. */
 async function startReport(deps: Deps, accountId: number, reportId: number): Promise<ReportRow | null> {
   const now = deps.clock.now().toISOString();
   return withTx(deps.db.db, async (tx) => {
-    await tx
-      .updateTable('reports')
-      .set({ status: 'PROCESSING', started_at: now, updated_at: now })
-      .where('account_id', '=', accountId)
-      .where('id', '=', reportId)
-      .where('status', '=', 'PENDING')
-      .execute();
+    await moveReportStatus(tx, { id: reportId, account_id: accountId }, { from: 'PENDING', to: 'PROCESSING' }, { started_at: now, updated_at: now });
     const row = await tx.selectFrom('reports').selectAll().where('account_id', '=', accountId).where('id', '=', reportId).executeTakeFirst();
     return row && row.status === 'PROCESSING' ? row : null;
   });
@@ -55,22 +50,16 @@ async function runExport(deps: Deps, report: ReportRow): Promise<void> {
   const outcome = await produceExport(deps, report, stillWanted);
   if (!outcome) return;
   const now = deps.clock.now().toISOString();
-  const updated = await db
-    .updateTable('reports')
-    .set({
-      status: 'COMPLETE',
-      column_types: JSON.stringify(outcome.columnTypes),
-      total_lines: outcome.rows,
-      lines_processed: outcome.rows,
-      lines_done: outcome.rows,
-      result_file_id: outcome.fileId,
-      file_name: outcome.fileName,
-      completed_at: now,
-      updated_at: now,
-    })
-    .where('id', '=', report.id)
-    .where('status', '=', 'PROCESSING')
-    .executeTakeFirst();
+  const completed = await moveReportStatus(db, report, { from: 'PROCESSING', to: 'COMPLETE' }, {
+    column_types: JSON.stringify(outcome.columnTypes),
+    total_lines: outcome.rows,
+    lines_processed: outcome.rows,
+    lines_done: outcome.rows,
+    result_file_id: outcome.fileId,
+    file_name: outcome.fileName,
+    completed_at: now,
+    updated_at: now,
+  });
   // Canceled while the last page was written: the file is nobody's.
-  if (Number(updated.numUpdatedRows) !== 1) await deps.files.delete(report.account_id, outcome.fileId);
+  if (!completed) await deps.files.delete(report.account_id, outcome.fileId);
 }

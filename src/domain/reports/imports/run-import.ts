@@ -5,6 +5,7 @@ import { fileDelimiter } from '../csv/delimiter.js';
 import { reportOptions, type ImportType, type ReportRow } from '../model.js';
 import { importKind } from './kinds.js';
 import { failReport } from '../fail-report.js';
+import { moveReportStatus } from '../report-status.js';
 import { dataRecords, readFileStart, storedFileOpener } from './file-start.js';
 import { chunkPacer, lineChunks } from './chunks.js';
 import type { ImportContext, ImportKind, LineError, ParsedLine } from './types.js';
@@ -140,11 +141,5 @@ async function insertLineErrors(tx: Db, report: ReportRow, errors: LineError[]):
 
 async function finishImport(deps: Deps, report: ReportRow, done: number): Promise<void> {
   const now = deps.clock.now().toISOString();
-  await deps.db.db
-    .updateTable('reports')
-    .set({ status: 'COMPLETE', completed_at: now, updated_at: now })
-    .where('id', '=', report.id)
-    .where('status', '=', 'PROCESSING')
-    .where('lines_done', '=', done)
-    .execute();
+  await moveReportStatus(deps.db.db, report, { from: 'PROCESSING', to: 'COMPLETE', atLinesDone: done }, { completed_at: now, updated_at: now });
 }

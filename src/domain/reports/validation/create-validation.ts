@@ -16,6 +16,7 @@ import {
   type ValidationRow,
 } from './model.js';
 import { readPreview } from './preview.js';
+import { VALIDATION_INITIAL_STATUS } from './validation-status.js';
 
 export function validationContext(accountId: number, def: Pick<ImportDefinition, 'integrationId' | 'templateId'>, options: ValidationOptions, now: Date): ImportContext {
   return {
@@ -90,7 +91,7 @@ async function insertValidation(
       import_type: def.importType,
       integration_id: def.integrationId,
       template_id: def.templateId,
-      status: 'PENDING',
+      status: VALIDATION_INITIAL_STATUS,
       supplied_headers: JSON.stringify(preview.supplied),
       actual_headers: JSON.stringify(preview.actual),
       first_rows: JSON.stringify(preview.rows),

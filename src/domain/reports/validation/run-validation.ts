@@ -8,6 +8,7 @@ import type { ImportType } from '../model.js';
 import { validationContext } from './create-validation.js';
 import { fileDelimiter } from '../csv/delimiter.js';
 import { importKind } from '../imports/kinds.js';
+import { moveValidationStatus } from './validation-status.js';
 import { GROUP_FILE, GROUP_HEADER, GROUP_LINE, type ValidationOptions, type ValidationResult, type ValidationRow } from './model.js';
 
 /** The validation ended meanwhile, or another run holds a later checkpoint: the chunk in hand rolls back. */
@@ -115,14 +116,13 @@ async function finish(deps: Deps, validation: ValidationRow, done: number, resul
   const now = deps.clock.now().toISOString();
   const fileProblem = results.find((r) => r.group === GROUP_FILE || (r.group === GROUP_HEADER && r.severity === 'ERROR'));
   await withTx(deps.db.db, async (tx) => {
-    const ended = await tx
-      .updateTable('import_validations')
-      .set({ status: 'COMPLETE', completed_at: now, updated_at: now, error_message: fileProblem?.message ?? null })
-      .where('id', '=', validation.id)
-      .where('status', '=', 'PROCESSING')
-      .where('lines_done', '=', done)
-      .executeTakeFirst();
-    if (Number(ended.numUpdatedRows) === 1) await insertResults(tx, validation, results);
+    const ended = await moveValidationStatus(
+      tx,
+      validation,
+      { from: 'PROCESSING', to: 'COMPLETE', atLinesDone: done },
+      { completed_at: now, updated_at: now, error_message: fileProblem?.message ?? null },
+    );
+    if (ended) await insertResults(tx, validation, results);
   });
 }
 
@@ -150,14 +150,13 @@ async function insertResults(tx: Db, validation: Pick<ValidationRow, 'id' | 'acc
 export async function failValidation(deps: Deps, validationId: number, accountId: number, message: string): Promise<void> {
   const now = deps.clock.now().toISOString();
   await withTx(deps.db.db, async (tx) => {
-    const ended = await tx
-      .updateTable('import_validations')
-      .set({ status: 'COMPLETE', completed_at: now, updated_at: now, error_message: message })
-      .where('account_id', '=', accountId)
-      .where('id', '=', validationId)
-      .where('status', 'in', ['PENDING', 'PROCESSING'])
-      .executeTakeFirst();
-    if (Number(ended.numUpdatedRows) === 1) {
+    const ended = await moveValidationStatus(
+      tx,
+      { id: validationId, account_id: accountId },
+      { from: ['PENDING', 'PROCESSING'], to: 'COMPLETE' },
+      { completed_at: now, updated_at: now, error_message: message },
+    );
+    if (ended) {
       await insertResults(tx, { account_id: accountId, id: validationId }, [fileError(`${message}; the validation stopped`, 0)]);
     }
   });

@@ -1,9 +1,7 @@
 import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
-import { withTx } from '../../../db/tx.js';
-import { createReport } from '../../../domain/reports/create-report.js';
-import { toReportRecord, type ReportOptions, type ReportRow } from '../../../domain/reports/model.js';
-import type { StoredFile } from '../../../lib/file-store/index.js';
+import { createReportFrom } from '../../../domain/reports/create-report-from.js';
+import { toReportRecord } from '../../../domain/reports/model.js';
 import { publicBaseUrl } from '../../pagination.js';
 import { principalOf } from '../../plugins/auth.js';
 import { adoptUpload, deleteUnadoptedUpload, heldUpload, readUpload } from '../../plugins/uploads.js';
@@ -59,48 +57,5 @@ export function registerCreateReport(app: App, deps: Deps) {
       adoptUpload(request);
       return toReportRecord(row, publicBaseUrl(request, deps.config.publicBaseUrl));
     },
-  );
-}
-
-/**
- * A report from the fields of POST /v1/report (already checked by its schema) and the held upload, in one
- * transaction; the console's report forms create theirs here too (with `uploader`, the signed-in user).
- */
-export async function createReportFrom(
-  deps: Deps,
-  accountId: number,
-  body: ReportCreateFields,
-  file: StoredFile | null,
-  uploader: string | null = null,
-): Promise<ReportRow> {
-  const options: ReportOptions = {
-    extension: body.extension ?? null,
-    overwriteWithBlank: body.overwriteWithBlank ?? null,
-    createNewProducts: body.createNewProducts ?? null,
-    insertOnly: body.insertOnly ?? null,
-    activeOnly: body.activeOnly ?? null,
-    includeHeader: body.includeHeader ?? null,
-    exportForExcel: body.exportForExcel ?? null,
-    filter: body.filter ?? null,
-    delimiter: body.delimiter ?? null,
-    headersOnly: body.headersOnly ?? null,
-  };
-  return withTx(deps.db.db, (tx) =>
-    createReport(
-      tx,
-      accountId,
-      {
-        isExport: body.isExport,
-        label: body.label,
-        options,
-        importType: body.importType,
-        exportType: body.exportType,
-        templateId: body.templateId,
-        integrationId: body.integrationId,
-        file: file ? { fileId: file.id, name: file.name } : undefined,
-        uploader,
-      },
-      deps.clock.now(),
-    ),
   );
 }

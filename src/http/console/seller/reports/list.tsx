@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../../deps.js';
 import { invalidArgument, invalidField } from '../../../../domain/errors.js';
+import { createReportFrom } from '../../../../domain/reports/create-report-from.js';
 import { listReports, type ReportKeyset } from '../../../../domain/reports/list-reports.js';
 import { toReportRecord } from '../../../../domain/reports/model.js';
 import { adoptUpload, deleteUnadoptedUpload, readUpload } from '../../../plugins/uploads.js';
 import { ReportCreateBody } from '../../../schemas/reports.js';
-import { createReportFrom } from '../../../v1/reports/create-report.js';
 import { formFields } from '../../../v1/reports/form-fields.js';
 import { Pager, Table, formatTs } from '../../components.js';
 import { checkForm } from '../../form-check.js';
