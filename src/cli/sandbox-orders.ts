@@ -8,6 +8,7 @@ import { recordV1Shipments } from '../domain/orders/packages-v1.js';
 import { requestReturn } from '../domain/orders/returns.js';
 import { receiveReturn } from '../domain/orders/returns-receive.js';
 import { recordRefund } from '../domain/orders/returns-refund.js';
+import { multiply, sum } from '../lib/decimal.js';
 import { SANDBOX_PRODUCTS } from './sandbox-catalog.js';
 
 /**
@@ -174,8 +175,8 @@ export async function seedSandboxOrders(tx: Tx, summary: SandboxSummary, now: Da
       await receiveReturn(tx, accountId, orderId, returnId, { restockWarehouseId: main }, now);
     }
     if (plan.refundAll) {
-      const total = plan.lines.reduce((cents, l) => cents + Math.round(Number(productOf(l.sku).price) * 100) * l.quantity, 0);
-      await recordRefund(tx, accountId, orderId, { amount: (total / 100).toFixed(2), reason: plan.refundAll }, now);
+      const total = sum(plan.lines.map((l) => multiply(productOf(l.sku).price, l.quantity)));
+      await recordRefund(tx, accountId, orderId, { amount: total, reason: plan.refundAll }, now);
     }
     orders.push({ state: plan.state, orderNumber, channelOrderId: plan.channelOrderId });
   }

@@ -1,31 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppError } from '../../src/domain/errors.js';
-import { decimalInput, decimalOutput, normalizeDecimal } from '../../src/domain/orders/decimal.js';
 import { standardServiceLevelFor } from '../../src/domain/orders/model.js';
 import { candidateWarehouses, defaultWarehouse } from '../../src/domain/orders/routing.js';
-
-describe('order decimals', () => {
-  it('keeps numbers and decimal strings exact', () => {
-    assert.equal(decimalInput('x', 19.99), '19.99');
-    assert.equal(decimalInput('x', 0.1), '0.1');
-    assert.equal(decimalInput('x', -3), '-3');
-    assert.equal(decimalInput('x', '007.50'), '7.5');
-    assert.equal(decimalInput('x', '-0.00'), '0');
-    assert.equal(decimalInput('x', '123456789012345678.123456789'), '123456789012345678.123456789');
-    assert.equal(decimalInput('x', null), null);
-    assert.equal(decimalInput('x', undefined), null);
-    assert.equal(normalizeDecimal('10.0'), '10');
-    assert.equal(decimalOutput('12.5'), 12.5);
-    assert.equal(decimalOutput(null), null);
-  });
-
-  it('refuses what is not a plain decimal', () => {
-    for (const bad of ['abc', '1e5', '', '1.', '.5', Number.NaN, Number.POSITIVE_INFINITY, 1e21, 1e-7]) {
-      assert.throws(() => decimalInput('price', bad), (e: unknown) => e instanceof AppError && e.code === 'INVALID_ARGUMENT' && e.message.startsWith('price: '));
-    }
-  });
-});
 
 describe('standard service level', () => {
   it('takes the explicit level, else a requested one naming a standard level, else Unknown', () => {

@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/tx.js';
+import { add, isPlainDecimal, normalizeDecimal } from '../../lib/decimal.js';
 import type { Principal } from '../accounts/principal.js';
 import { failedPrecondition, invalidArgument, notFound } from '../errors.js';
-import { normalizeDecimal } from '../orders/decimal.js';
 import { recordShipment } from '../orders/shipments.js';
 import { findOwnFulfillmentOrder, parseFulfillmentOrderId, touchFulfillmentOrder, WITHDRAWN_MESSAGE } from './access.js';
 
@@ -22,30 +22,12 @@ export interface ShipmentEntry {
   handlingCost: { amount?: unknown } | null;
 }
 
-const DECIMAL = /^-?\d+(\.\d+)?$/;
-
 function amountOf(field: string, money: { amount?: unknown } | null): string | null {
   const raw = money?.amount;
   if (raw === undefined || raw === null || raw === '') return null;
   const text = typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : raw;
-  if (typeof text !== 'string' || !DECIMAL.test(text.trim())) throw invalidArgument(`${field}.amount must be a decimal string`);
+  if (typeof text !== 'string' || !isPlainDecimal(text.trim())) throw invalidArgument(`${field}.amount must be a decimal string`);
   return normalizeDecimal(text.trim());
-}
-
-/** Exact sum of two decimal strings (money never goes through floats). */
-function addDecimals(a: string, b: string): string {
-  const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
-  const units = (d: string) => {
-    const negative = d.startsWith('-');
-    const [i = '0', f = ''] = (negative ? d.slice(1) : d).split('.');
-    const v = BigInt(i + f.padEnd(scale, '0'));
-    return negative ? -v : v;
-  };
-  const sum = units(a) + units(b);
-  const negative = sum < 0n;
-  const digits = (negative ? -sum : sum).toString().padStart(scale + 1, '0');
-  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-  return normalizeDecimal(negative ? `-${text}` : text);
 }
 
 /**
@@ -95,7 +77,7 @@ export async function shipFulfillmentOrder(tx: Tx, principal: Principal, entry: 
   }
   const shipping = amountOf('shippingCost', entry.shippingCost);
   const handling = amountOf('handlingCost', entry.handlingCost);
-  const cost = shipping !== null && handling !== null ? addDecimals(shipping, handling) : (shipping ?? handling);
+  const cost = shipping !== null && handling !== null ? add(shipping, handling) : (shipping ?? handling);
 
   const result = await recordShipment(tx, {
     accountId: fo.account_id,

@@ -5,7 +5,7 @@ import type { Address } from '../orders/model.js';
 import type { FulfillmentOrderRow } from './access.js';
 import { derivedStatus, ORDER_CURRENCY, type FulfillmentOrderStatus } from './model.js';
 import { accountFilterById } from '../../db/tenancy.js';
-import { moneyAmountText } from '../../lib/money.js';
+import { moneyAmountText } from '../../lib/decimal.js';
 import { groupBy } from '../../lib/group-by.js';
 import type { DbHandle } from '../../db/connect.js';
 import { selectRows } from '../../db/raw-rows.js';

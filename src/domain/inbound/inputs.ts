@@ -1,5 +1,6 @@
 import { invalidField } from '../errors.js';
-import { decimalInput } from '../orders/decimal.js';
+import { decimalInput } from '../decimal-input.js';
+import { compare, decimalPlaces } from '../../lib/decimal.js';
 import { parseTimestamp } from '../../lib/time.js';
 
 /**
@@ -14,8 +15,8 @@ export function costInput(field: string, value: number | string | null | undefin
   const text = decimalInput(field, value);
   if (text === null) return null;
   if (text.startsWith('-')) throw invalidField(field, 'must not be negative');
-  if ((text.split('.')[1]?.length ?? 0) > MAX_COST_DECIMALS) throw invalidField(field, `has more than ${MAX_COST_DECIMALS} decimals`);
-  if (Number(text) >= MAX_COST) throw invalidField(field, `must be below ${MAX_COST.toLocaleString('en-US')}`);
+  if (decimalPlaces(text) > MAX_COST_DECIMALS) throw invalidField(field, `has more than ${MAX_COST_DECIMALS} decimals`);
+  if (compare(text, MAX_COST) >= 0) throw invalidField(field, `must be below ${MAX_COST.toLocaleString('en-US')}`);
   return text;
 }
 

@@ -1,11 +1,10 @@
-import { Decimal } from 'decimal.js';
 import type { Db, Tx } from '../../db/tx.js';
+import { add, divideToScale, max, multiply, signOf, subtract, sum } from '../../lib/decimal.js';
 import { notFound } from '../errors.js';
-import { normalizeDecimal } from '../orders/decimal.js';
 
 /**
- * Landed cost (decimal.js, never floats): what a received unit cost the seller, vendor price plus its share of
- * the shipment's shipping cost.
+ * Landed cost (exact decimal arithmetic, src/lib/decimal.ts, never floats): what a received unit cost the
+ * seller, vendor price plus its share of the shipment's shipping cost.
  *
  * Shipping is allocated to units by count over the WHOLE shipment, cumulatively: after a receipt the shipment
  * has allocated floor4(shipping_cost × unitsReceivedSoFar / unitsOfShipment), and this receipt's share is that
@@ -23,20 +22,7 @@ import { normalizeDecimal } from '../orders/decimal.js';
  * drag the average below any real price, and the seller can still see them on the receipt.
  */
 
-// Divisions truncate at 80 significant digits and are then rounded to 4 decimals: truncation never crosses
-// a 4-decimal boundary (nor a half of one), so both the round-down and the half-up results are exact.
-const D = Decimal.clone({ precision: 80, rounding: Decimal.ROUND_DOWN, toExpNeg: -100, toExpPos: 100 });
-type Dec = InstanceType<typeof D>;
-
 export const COST_DECIMALS = 4;
-
-const floor4 = (value: Dec): Dec => value.toDecimalPlaces(COST_DECIMALS, Decimal.ROUND_DOWN);
-const halfUp4 = (value: Dec): Dec => value.toDecimalPlaces(COST_DECIMALS, Decimal.ROUND_HALF_UP);
-
-/** A decimal as the service stores it: plain notation, no redundant zeros ("3.3330" → "3.333"). */
-export function decimalText(value: Dec): string {
-  return normalizeDecimal(value.toFixed());
-}
 
 export interface ShippingAllocationInput {
   /** The shipment's shipping cost (decimal string), null for none. */
@@ -52,15 +38,15 @@ export interface ShippingAllocationInput {
 }
 
 /** Splits `total` over parts by units, cumulatively rounded down; the last part takes the remainder. */
-function splitByUnits(total: Dec, units: readonly number[]): Dec[] {
+function splitByUnits(total: string, units: readonly number[]): string[] {
   const all = units.reduce((n, u) => n + u, 0);
-  if (all === 0) return units.map(() => new D(0));
+  if (all === 0) return units.map(() => '0');
   let cumulative = 0;
-  let given = new D(0);
+  let given = '0';
   return units.map((u, index) => {
     cumulative += u;
-    const upTo = index === units.length - 1 ? total : floor4(total.times(cumulative).div(all));
-    const share = upTo.minus(given);
+    const upTo = index === units.length - 1 ? total : divideToScale(multiply(total, cumulative), all, COST_DECIMALS, 'down');
+    const share = subtract(upTo, given);
     given = upTo;
     return share;
   });
@@ -68,15 +54,16 @@ function splitByUnits(total: Dec, units: readonly number[]): Dec[] {
 
 /** This receipt's shipping share per line (decimal strings, in the order of `lineUnits`). */
 export function allocateShipping(input: ShippingAllocationInput): string[] {
-  const shipping = new D(input.shippingCost ?? '0');
+  const shipping = input.shippingCost ?? '0';
   const receiptUnits = input.lineUnits.reduce((n, u) => n + u, 0);
-  if (input.shipmentUnits <= 0 || shipping.isZero()) return input.lineUnits.map(() => '0');
+  if (input.shipmentUnits <= 0 || signOf(shipping) === 0) return input.lineUnits.map(() => '0');
   const receivedAfter = input.receivedBefore + receiptUnits;
-  const allocatedAfter = receivedAfter >= input.shipmentUnits ? shipping : floor4(shipping.times(receivedAfter).div(input.shipmentUnits));
-  const before = input.allocatedBefore.reduce((sum, s) => sum.plus(s), new D(0));
+  const allocatedAfter =
+    receivedAfter >= input.shipmentUnits ? shipping : divideToScale(multiply(shipping, receivedAfter), input.shipmentUnits, COST_DECIMALS, 'down');
+  const before = sum(input.allocatedBefore);
   // Never negative: only a shipping cost lowered after earlier receipts could make it so.
-  const share = D.max(allocatedAfter.minus(before), 0);
-  return splitByUnits(share, input.lineUnits).map(decimalText);
+  const share = max(subtract(allocatedAfter, before), 0);
+  return splitByUnits(share, input.lineUnits);
 }
 
 export interface LandedCostState {
@@ -94,17 +81,17 @@ export interface LandedCostAddition {
 }
 
 /** The product's landed cost after adding costed units: the new counters and the rounded average. */
-export function addLandedCost(state: LandedCostState, add: LandedCostAddition): { units: number; total: string; landedCost: string | null } {
-  if (add.unitItemCost === null || add.units <= 0) {
-    return { units: state.units, total: state.total, landedCost: averageOf(state.units, new D(state.total)) };
+export function addLandedCost(state: LandedCostState, addition: LandedCostAddition): { units: number; total: string; landedCost: string | null } {
+  if (addition.unitItemCost === null || addition.units <= 0) {
+    return { units: state.units, total: state.total, landedCost: averageOf(state.units, state.total) };
   }
-  const units = state.units + add.units;
-  const total = new D(state.total).plus(new D(add.unitItemCost).times(add.units)).plus(add.shippingShare);
-  return { units, total: decimalText(total), landedCost: averageOf(units, total) };
+  const units = state.units + addition.units;
+  const total = add(add(state.total, multiply(addition.unitItemCost, addition.units)), addition.shippingShare);
+  return { units, total, landedCost: averageOf(units, total) };
 }
 
-function averageOf(units: number, total: Dec): string | null {
-  return units > 0 ? decimalText(halfUp4(total.div(units))) : null;
+function averageOf(units: number, total: string): string | null {
+  return units > 0 ? divideToScale(total, units, COST_DECIMALS, 'half-up') : null;
 }
 
 /** Bounded retries of the compare-and-swap below; each lost race means another receipt committed. */
@@ -115,8 +102,8 @@ const MAX_CAS_ATTEMPTS = 50;
  * landed_cost_total): parallel receipts of the same SKU on different shipments both count, the loser reads
  * the winner's counters and tries again. The total is a decimal string, so SQL cannot add it; hence CAS.
  */
-export async function recordLandedCost(tx: Tx, accountId: number, productId: number, add: LandedCostAddition): Promise<void> {
-  if (add.unitItemCost === null || add.units <= 0) return;
+export async function recordLandedCost(tx: Tx, accountId: number, productId: number, addition: LandedCostAddition): Promise<void> {
+  if (addition.unitItemCost === null || addition.units <= 0) return;
   for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
     const current = await tx
       .selectFrom('products')
@@ -124,7 +111,7 @@ export async function recordLandedCost(tx: Tx, accountId: number, productId: num
       .where('account_id', '=', accountId)
       .where('id', '=', productId)
       .executeTakeFirstOrThrow();
-    const next = addLandedCost({ units: current.landed_cost_units, total: current.landed_cost_total }, add);
+    const next = addLandedCost({ units: current.landed_cost_units, total: current.landed_cost_total }, addition);
     const swapped = await tx
       .updateTable('products')
       .set({ landed_cost: next.landedCost, landed_cost_units: next.units, landed_cost_total: next.total })

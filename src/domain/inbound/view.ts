@@ -1,7 +1,7 @@
 import type { Db } from '../../db/tx.js';
 import { warehouseUniqueIdFor, type Principal } from '../accounts/principal.js';
 import { notFound } from '../errors.js';
-import { decimalOutput } from '../orders/decimal.js';
+import { decimalOutput } from '../../lib/decimal.js';
 import { inboundWarehouseNarrowing } from './access.js';
 import type { InboundReceiptV1, InboundShipmentRow, InboundShipmentV1, InboundStatus } from './model.js';
 

@@ -1,3 +1,4 @@
+import { isPlainDecimal } from '../../lib/decimal.js';
 import { invalidField } from '../errors.js';
 import { longerThan, MAX_FREE_TEXT_LENGTH, MAX_ID_LENGTH } from '../text-limits.js';
 import { VALUE_KINDS, type AttributeInput, type AttributeValueKinds } from './model.js';
@@ -8,7 +9,6 @@ import { VALUE_KINDS, type AttributeInput, type AttributeValueKinds } from './mo
  * messages that name the exact field.
  */
 
-const DECIMAL = /^-?\d+(\.\d+)?$/;
 const CURRENCY = /^[A-Z]{3}$/;
 /**
  * How deep multiObjectValue may nest: deep enough for any real product; stops a hostile body from recursing
@@ -37,7 +37,7 @@ function field(o: Json, camel: string): unknown {
 /** A money amount as a decimal string; a JSON number is accepted and kept as its decimal text. */
 export function moneyAmount(path: string, value: unknown): string {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value).includes('e') ? fail(path, 'must be a decimal string') : String(value);
-  if (typeof value !== 'string' || !DECIMAL.test(value)) return fail(path, 'must be a decimal string such as "19.99"');
+  if (typeof value !== 'string' || !isPlainDecimal(value)) return fail(path, 'must be a decimal string such as "19.99"');
   return value;
 }
 

@@ -1,3 +1,4 @@
+import { decimalOutput } from '../../lib/decimal.js';
 import type { AttributeValue, AttributeValueKinds, ListingView, VariantView } from './model.js';
 import { PRICE_ATTRIBUTE_ID } from './ingestion-apply.js';
 
@@ -129,7 +130,7 @@ function attributeBoolean(value: AttributeValueKinds): boolean {
 
 /** v1 prices are numbers: the money amount (a decimal string) or a plain numeric value; else null. */
 function attributeNumber(value: AttributeValueKinds): number | null {
-  const n = value.moneyValue !== undefined ? Number(value.moneyValue.amount) : value.numericValue;
+  const n = value.moneyValue !== undefined ? decimalOutput(value.moneyValue.amount) : value.numericValue;
   return n !== undefined && Number.isFinite(n) ? n : null;
 }
 

@@ -4,7 +4,7 @@ import { accountFilterById } from '../../db/tenancy.js';
 import type { Db } from '../../db/tx.js';
 import { applyAttributeLimits, attributeLimitsFor, type AttributeLimits } from './attribute-limits.js';
 import { loadAttributes, ownerKey, type AttributeGroups } from './attributes.js';
-import { moneyAmountText } from '../../lib/money.js';
+import { moneyAmountText } from '../../lib/decimal.js';
 import type { AttributeGroupName, AttributeValue, AttributeValueKinds, ListingView, SaleInput, SaleView, VariantView } from './model.js';
 import { storefrontSettingsFor } from './storefront-settings.js';
 import type { DbHandle } from '../../db/connect.js';

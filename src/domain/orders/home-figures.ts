@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { cappedCount, COUNT_CAP } from '../../db/capped-count.js';
 import type { Db } from '../../db/tx.js';
 import { backorderedNarrowing, statusNarrowing, TAB_STATUSES } from './seller-list-sources.js';
-import { dayFiguresFromRollup, SALES_SCALE } from './order-day-figures.js';
+import { dayFiguresFromRollup, salesOfScaled } from './order-day-figures.js';
 import { dayIn, startOfDayIn } from '../../lib/zoned-day.js';
 
 /**
@@ -126,5 +126,5 @@ export async function salesByDay(db: Db, accountId: number, now: Date, timeZone:
     days.map((d) => d.start),
     end,
   );
-  return days.map(({ day }, i) => ({ day, orders: figures[i]!.orders, sales: figures[i]!.sales.div(SALES_SCALE).toFixed() }));
+  return days.map(({ day }, i) => ({ day, orders: figures[i]!.orders, sales: salesOfScaled(figures[i]!.sales) }));
 }

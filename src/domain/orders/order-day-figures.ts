@@ -1,8 +1,8 @@
-import { Decimal } from 'decimal.js';
 import { sql } from 'kysely';
 import { compiledStatement } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
 import { sendWithoutWaiting } from '../../db/unanswered.js';
+import { divideToScale, negate, roundToScale, twentyDigits } from '../../lib/decimal.js';
 
 /**
  * The rollup behind the home page's 30-day chart (console, issue 24 item 6; migration 033): per account and
@@ -27,16 +27,25 @@ import { sendWithoutWaiting } from '../../db/unanswered.js';
 
 export const QUARTER_MS = 900_000;
 /** Totals are kept in whole units of 1/10,000 (an integer column, exact on SQLite, whose numeric is a float). */
-export const SALES_SCALE = 10_000;
+const SALES_DECIMALS = 4;
+export const SALES_SCALE = 10 ** SALES_DECIMALS;
 
 /** The quarter hour an instant (ISO text) falls in: epoch milliseconds / 900,000, rounded down. */
 export function quarterOf(iso: string): number {
   return Math.floor(Date.parse(iso) / QUARTER_MS);
 }
 
-/** A total (decimal string) in units of 1/10,000, rounded half away from zero as the databases' round() is. */
+/**
+ * A total (decimal string) in units of 1/10,000, rounded half away from zero as the databases' round() is.
+ * Scaled to 20 significant digits, as the order list's Total is summed (twentyDigits in src/lib/decimal.ts).
+ */
 export function scaledSales(total: string | number): string {
-  return new Decimal(total).times(SALES_SCALE).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toFixed();
+  return roundToScale(twentyDigits.multiply(total, SALES_SCALE), 0, 'half-up');
+}
+
+/** Sales in units of 1/10,000 (a whole number) as the decimal string of the amount (exact). */
+export function salesOfScaled(scaled: string): string {
+  return divideToScale(scaled, SALES_SCALE, SALES_DECIMALS, 'down');
 }
 
 const addToQuarter = compiledStatement<never, { accountId: number; quarter: number; orders: number; sales: string }>((db, arg) =>
@@ -58,7 +67,7 @@ const addToQuarter = compiledStatement<never, { accountId: number; quarter: numb
 export async function countOrderInDayFigures(tx: Db, accountId: number, orderTs: string, total: string | number, sign: 1 | -1): Promise<void> {
   const sales = scaledSales(total);
   // Nobody reads its answer: on PostgreSQL it rides with the transaction's next statement (often the COMMIT).
-  const args = { accountId, quarter: quarterOf(orderTs), orders: sign, sales: sign === 1 ? sales : new Decimal(sales).neg().toFixed() };
+  const args = { accountId, quarter: quarterOf(orderTs), orders: sign, sales: sign === 1 ? sales : negate(sales) };
   await sendWithoutWaiting(tx, addToQuarter.bound(tx, args));
 }
 
@@ -73,10 +82,10 @@ export async function dayFiguresFromRollup(
   accountId: number,
   starts: readonly string[],
   end: string,
-): Promise<{ orders: number; sales: Decimal }[]> {
+): Promise<{ orders: number; sales: string }[]> {
   const bounds = starts.map((s) => Math.ceil(Date.parse(s) / QUARTER_MS));
   const last = Math.ceil(Date.parse(end) / QUARTER_MS);
-  const out = starts.map(() => ({ orders: 0, sales: new Decimal(0) }));
+  const out = starts.map(() => ({ orders: 0, sales: '0' }));
   if (bounds.length === 0) return out;
   // The day index of a quarter: the last day whose first quarter is not after it (literals: whole numbers
   // computed here, at most 30 of them).
@@ -98,7 +107,7 @@ export async function dayFiguresFromRollup(
     const day = out[Number(r.d)];
     if (!day) continue;
     day.orders += Number(r.n ?? 0);
-    if (r.s !== null) day.sales = day.sales.plus(String(r.s));
+    if (r.s !== null) day.sales = twentyDigits.add(day.sales, String(r.s));
   }
   return out;
 }
@@ -112,16 +121,16 @@ export async function countOrdersInDayFigures(
   accountId: number,
   orders: readonly { order_ts: string; total: string | number; status: string }[],
 ): Promise<void> {
-  const byQuarter = new Map<number, { orders: number; sales: Decimal }>();
+  const byQuarter = new Map<number, { orders: number; sales: string }>();
   for (const o of orders) {
     if (o.status === 'CANCELLED') continue;
     const q = quarterOf(o.order_ts);
-    const bucket = byQuarter.get(q) ?? { orders: 0, sales: new Decimal(0) };
+    const bucket = byQuarter.get(q) ?? { orders: 0, sales: '0' };
     bucket.orders += 1;
-    bucket.sales = bucket.sales.plus(scaledSales(o.total));
+    bucket.sales = twentyDigits.add(bucket.sales, scaledSales(o.total));
     byQuarter.set(q, bucket);
   }
-  const rows = [...byQuarter].map(([quarter, b]) => ({ account_id: accountId, quarter, orders: b.orders, sales: b.sales.toFixed() }));
+  const rows = [...byQuarter].map(([quarter, b]) => ({ account_id: accountId, quarter, orders: b.orders, sales: b.sales }));
   for (let i = 0; i < rows.length; i += 500) {
     await db
       .insertInto('sales_order_quarter_hours')

@@ -1,6 +1,6 @@
 import { parseTimestamp } from '../../lib/time.js';
 import { AppError, invalidField, invalidFields, type FieldViolation } from '../errors.js';
-import { decimalInput } from './decimal.js';
+import { decimalInput } from '../decimal-input.js';
 import { ACCOUNTING_FIELDS, ADDRESS_OPTIONAL_FIELDS, type Address, type StandardServiceLevel } from './model.js';
 
 /**

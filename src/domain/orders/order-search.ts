@@ -1,8 +1,8 @@
-import { Decimal } from 'decimal.js';
 import type { CompiledQuery } from 'kysely';
 import { runEach } from '../../db/companion-writes.js';
 import { argRow, compiledBySize, compiledStatement, everyColumn, rowArgsOf } from '../../db/compiled.js';
 import type { Db, Tx } from '../../db/tx.js';
+import { twentyDigits } from '../../lib/decimal.js';
 
 /**
  * The seller's order search (console, issue 24). Every order's searchable words are terms in
@@ -94,11 +94,19 @@ export function orderSearchTerms(order: SearchableOrder, lines: readonly Searcha
   return [...terms].slice(0, MAX_TERMS);
 }
 
-/** What the order list sorts by as its total: Σ quantity × unit price over priced lines (0 when none is). */
+/**
+ * The order list's Total: Σ quantity × unit price over the lines that have a price; null when none has. To 20
+ * significant digits, as it has always been computed (twentyDigits in src/lib/decimal.ts).
+ */
+export function linesTotal(lines: readonly Pick<SearchableLine, 'quantity' | 'unit_price'>[]): string | null {
+  let total: string | null = null;
+  for (const l of lines) if (l.unit_price !== null) total = twentyDigits.add(total ?? '0', twentyDigits.multiply(l.unit_price, l.quantity));
+  return total;
+}
+
+/** What the order list sorts by as its total: the list's Total, 0 when no line has a price. */
 export function orderSortTotal(lines: readonly SearchableLine[]): string {
-  let total = new Decimal(0);
-  for (const l of lines) if (l.unit_price !== null) total = total.plus(new Decimal(l.unit_price).times(l.quantity));
-  return total.toFixed();
+  return linesTotal(lines) ?? '0';
 }
 
 interface TermRow {

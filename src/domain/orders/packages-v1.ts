@@ -2,7 +2,7 @@ import type { Db, Tx } from '../../db/tx.js';
 import { parseTimestamp } from '../../lib/time.js';
 import type { Principal } from '../accounts/principal.js';
 import { invalidField, isAppError, permissionDenied } from '../errors.js';
-import { decimalInput } from './decimal.js';
+import { decimalInput } from '../decimal-input.js';
 import { findVisibleOrder } from './find-order.js';
 import { recordShipment } from './shipments.js';
 import { orderViews, type OrderRow, type SalesOrderV1 } from './view.js';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/tx.js';
-import { decimalOutput } from './decimal.js';
+import { decimalOutput } from '../../lib/decimal.js';
 
 /** Packages of orders (document 2.10 Package), read for the v1 order view and the storefront feeds. */
 

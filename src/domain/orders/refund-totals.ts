@@ -1,5 +1,4 @@
-import { Decimal } from 'decimal.js';
-import { normalizeDecimal } from './decimal.js';
+import { compare, isPlainDecimal, normalizeDecimal, roundingTo, signOf } from '../../lib/decimal.js';
 
 /**
  * The money facts the order status and every order view share (resolutions §6, third review), in decimal
@@ -12,19 +11,13 @@ import { normalizeDecimal } from './decimal.js';
  * shown on the return and is not a refund of the order: the seller records refunds through /refunds.
  */
 
-// Amounts are up to ~30 digits (decimalInput keeps what the channel sent): no rounding, no exponent form.
-const D = Decimal.clone({ precision: 200, toExpNeg: -200, toExpPos: 200 });
-type Dec = InstanceType<typeof D>;
+// Amounts are up to ~30 digits (decimalInput keeps what the channel sent). These facts have always been
+// computed to 200 significant digits, which rounds nothing shorter; kept so that no answer changes.
+const math = roundingTo(200);
 
-const DECIMAL = /^-?\d+(\.\d+)?$/;
-
-/** A stored decimal string as a number to add; anything else (never written by the service) counts as absent. */
-function parse(text: string | null | undefined): Dec | null {
-  return typeof text === 'string' && DECIMAL.test(text) ? new D(text) : null;
-}
-
-function text(value: Dec): string {
-  return normalizeDecimal(value.toFixed());
+/** A stored decimal string to compute with; anything else (never written by the service) counts as absent. */
+function parse(text: string | null | undefined): string | null {
+  return typeof text === 'string' && isPlainDecimal(text) ? text : null;
 }
 
 /**
@@ -32,9 +25,9 @@ function text(value: Dec): string {
  * (the v1 view then keeps accounting.refund null, as the channel sent it).
  */
 export function orderRefundTotal(orderLevel: string | null | undefined, lineRefunds: readonly (string | null)[]): string | null {
-  const parts = [orderLevel, ...lineRefunds].map(parse).filter((d): d is Dec => d !== null);
+  const parts = [orderLevel, ...lineRefunds].map(parse).filter((d): d is string => d !== null);
   if (parts.length === 0) return null;
-  return text(parts.reduce((sum, d) => sum.plus(d), new D(0)));
+  return math.sum(parts);
 }
 
 export interface PricedLine {
@@ -45,16 +38,16 @@ export interface PricedLine {
 /** quantity × unitPrice; null without a price. */
 export function lineTotal(line: PricedLine): string | null {
   const price = parse(line.unitPrice);
-  return price === null ? null : text(price.times(line.quantity));
+  return price === null ? null : math.multiply(price, line.quantity);
 }
 
 /** accounting.payment when given, else Σ quantity × unitPrice over priced lines; null when neither is known. */
 export function orderTotal(payment: string | null | undefined, lines: readonly PricedLine[]): string | null {
   const paid = parse(payment);
-  if (paid !== null) return text(paid);
+  if (paid !== null) return normalizeDecimal(paid);
   const priced = lines.map(lineTotal).filter((t): t is string => t !== null);
   if (priced.length === 0) return null;
-  return text(priced.reduce((sum, t) => sum.plus(t), new D(0)));
+  return math.sum(priced);
 }
 
 /**
@@ -63,9 +56,9 @@ export function orderTotal(payment: string | null | undefined, lines: readonly P
  */
 export function refundsCover(refunded: string | null, total: string | null): boolean {
   const r = parse(refunded);
-  if (r === null || !r.isPositive() || r.isZero()) return false;
+  if (r === null || signOf(r) <= 0) return false;
   const t = parse(total);
-  return t === null || r.greaterThanOrEqualTo(t);
+  return t === null || compare(r, t) >= 0;
 }
 
 /** The stored accounting JSON's payment and order-level refund (decimal strings, or null). */

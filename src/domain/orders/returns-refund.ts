@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/tx.js';
 import { invalidField } from '../errors.js';
-import { decimalInput, normalizeDecimal } from './decimal.js';
+import { add } from '../../lib/decimal.js';
+import { decimalInput } from '../decimal-input.js';
 import { recomputeOrderStatus } from './status.js';
 
 /**
@@ -16,21 +17,6 @@ export interface RefundInput {
   lineId?: number | undefined;
   amount: string;
   reason: string;
-}
-
-/** Exact sum of two decimal strings. */
-export function addDecimals(a: string, b: string): string {
-  const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
-  const scaled = (text: string) => {
-    const [int = '0', frac = ''] = text.replace('-', '').split('.');
-    const value = BigInt(int + frac.padEnd(scale, '0'));
-    return text.startsWith('-') ? -value : value;
-  };
-  const sum = scaled(a) + scaled(b);
-  const negative = sum < 0n;
-  const digits = (negative ? -sum : sum).toString().padStart(scale + 1, '0');
-  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-  return normalizeDecimal(negative ? `-${text}` : text);
 }
 
 export async function recordRefund(tx: Tx, accountId: number, orderId: number, input: RefundInput, now: Date): Promise<void> {
@@ -52,7 +38,7 @@ export async function recordRefund(tx: Tx, accountId: number, orderId: number, i
     // Conditional on the refund read, so two parallel refunds of one line both count.
     const updated = await tx
       .updateTable('sales_order_lines')
-      .set({ refund: addDecimals(line.refund ?? '0', amount), refund_reason: reason, updated_at: iso })
+      .set({ refund: add(line.refund ?? '0', amount), refund_reason: reason, updated_at: iso })
       .where('account_id', '=', accountId)
       .where('id', '=', line.id)
       .where((eb) => (line.refund === null ? eb('refund', 'is', null) : eb('refund', '=', line.refund)))
@@ -62,7 +48,7 @@ export async function recordRefund(tx: Tx, accountId: number, orderId: number, i
   } else {
     const order = await tx.selectFrom('sales_orders').select('accounting').where('account_id', '=', accountId).where('id', '=', orderId).executeTakeFirstOrThrow();
     const accounting = order.accounting === null ? {} : (JSON.parse(order.accounting) as Record<string, string | null>);
-    const next = { ...accounting, refund: addDecimals(accounting.refund ?? '0', amount), refundReason: reason };
+    const next = { ...accounting, refund: add(accounting.refund ?? '0', amount), refundReason: reason };
     const updated = await tx
       .updateTable('sales_orders')
       .set({ accounting: JSON.stringify(next) })

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/tx.js';
-import { decimalOutput } from './decimal.js';
+import { decimalOutput } from '../../lib/decimal.js';
 
 /** returnOrders of the v1 order shape (document 2.10 "Return order"). */
 export interface ReturnOrderV1 {

@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/tx.js';
 import { invalidField } from '../errors.js';
-import { decimalInput } from './decimal.js';
+import { decimalInput } from '../decimal-input.js';
 import { recomputeOrderStatus } from './status.js';
 
 /**

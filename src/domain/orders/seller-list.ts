@@ -1,7 +1,8 @@
-import { Decimal } from 'decimal.js';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/tx.js';
+import { groupBy } from '../../lib/group-by.js';
 import type { OrderStatus } from './model.js';
+import { linesTotal } from './order-search.js';
 import { backorderedNarrowing, searchNarrowings, SHORT_LIST, statusNarrowing, type Narrowing } from './seller-list-sources.js';
 
 /**
@@ -215,16 +216,9 @@ async function summaries(db: Db, accountId: number, page: Row[]): Promise<Seller
             page.map((o) => Number(o.id)),
           )
           .execute();
-  const totals = new Map<number, { lineCount: number; units: number; total: Decimal | null }>();
-  for (const l of lines) {
-    const t = totals.get(Number(l.order_id)) ?? { lineCount: 0, units: 0, total: null };
-    t.lineCount += 1;
-    t.units += Number(l.quantity);
-    if (l.unit_price !== null) t.total = (t.total ?? new Decimal(0)).plus(new Decimal(l.unit_price).times(l.quantity));
-    totals.set(Number(l.order_id), t);
-  }
+  const linesOf = groupBy(lines, (l) => Number(l.order_id));
   return page.map((o) => {
-    const t = totals.get(Number(o.id));
+    const orderLines = linesOf.get(Number(o.id)) ?? [];
     return {
       orderNumber: String(o.id),
       channelOrderId: o.channel_order_id,
@@ -235,9 +229,9 @@ async function summaries(db: Db, accountId: number, page: Row[]): Promise<Seller
       customerName: o.customer_name?.trim() ? o.customer_name : shipToName(o.shipping_address),
       customerEmail: o.customer_email,
       personalDataRedactedTs: o.personal_data_redacted_ts,
-      lineCount: t?.lineCount ?? 0,
-      units: t?.units ?? 0,
-      total: t?.total ? t.total.toFixed() : null,
+      lineCount: orderLines.length,
+      units: orderLines.reduce((n, l) => n + Number(l.quantity), 0),
+      total: linesTotal(orderLines),
     };
   });
 }

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/tx.js';
 import type { OrderLineRoutesTable, SalesOrderLinesTable, SalesOrdersTable } from '../../db/schema.js';
 import { isIntegrationKind, warehouseUniqueIdFor, type Principal } from '../accounts/principal.js';
-import { decimalOutput } from './decimal.js';
+import { decimalOutput } from '../../lib/decimal.js';
 import { ACCOUNTING_FIELDS, type Address } from './model.js';
 import { orderRefundTotal } from './refund-totals.js';
 import type { OrderScope } from './visibility.js';

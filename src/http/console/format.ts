@@ -1,3 +1,5 @@
+import { decimalPlaces, isPlainDecimal } from '../../lib/decimal.js';
+
 /**
  * How the console writes dates and money (resolutions §10): a seller's pages in the account's time zone and
  * currency (the session carries the settings: `user.settings` of sellerOf), the operator's pages in UTC.
@@ -71,7 +73,6 @@ export function formatTs(iso: string | null | undefined, settings?: Pick<Display
 }
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
-const DECIMAL = /^-?\d+(?:\.(\d+))?$/;
 
 function moneyFormatFor(currencyCode: string, decimals: number): Intl.NumberFormat {
   const key = `${currencyCode}:${decimals}`;
@@ -97,9 +98,8 @@ function moneyFormatFor(currencyCode: string, decimals: number): Intl.NumberForm
 export function formatMoney(amount: string | number | null | undefined, settings: Pick<DisplaySettings, 'currencyCode'> | null | undefined): string {
   if (amount === null || amount === undefined || amount === '') return NONE;
   const text = String(amount).trim();
-  const match = DECIMAL.exec(text);
-  if (!match) return text;
-  const decimals = Math.min(match[1]?.length ?? 0, 20);
+  if (!isPlainDecimal(text)) return text;
+  const decimals = Math.min(decimalPlaces(text), 20);
   const currencyCode = settings?.currencyCode ?? UTC_DISPLAY.currencyCode;
   try {
     // NumberFormat formats a numeric string exactly (Intl.NumberFormat v3, Node 20): no float on the way.

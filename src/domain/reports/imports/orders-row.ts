@@ -1,7 +1,7 @@
 import { parseDateOrTimestamp } from '../../../lib/time.js';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH, longerThan } from '../../text-limits.js';
 import type { CustomStoreView } from '../../accounts/custom-stores.js';
-import { normalizeDecimal } from '../../orders/decimal.js';
+import { isPlainDecimal, normalizeDecimal } from '../../../lib/decimal.js';
 import { clip, lineError, parseWholeNumber, skuProblem } from './cells.js';
 import type { GroupMemory } from './line-groups.js';
 import type { LineError } from './types.js';
@@ -57,8 +57,6 @@ export interface OrderLineRow {
   errors: LineError[];
 }
 
-const DECIMAL = /^-?\d+(\.\d+)?$/;
-
 export function headerOf(plan: OrdersPlan, c: Column): string {
   return plan.index[c] === undefined ? c : plan.header[plan.index[c]!]!;
 }
@@ -99,7 +97,7 @@ export function parseOrderLine(plan: OrdersPlan, cells: string[], line: number):
   const quantity = parseWholeNumber(cell('quantity'), 1, MAX_LINE_QUANTITY);
   if ('error' in quantity) errors.push(lineError(line, header('quantity'), `quantity ${quantity.error}`));
   const price = cell('unit_price');
-  if (price !== '' && !DECIMAL.test(price)) errors.push(lineError(line, header('unit_price'), `unit_price "${clip(price)}" is not a decimal number (e.g. 12.50)`));
+  if (price !== '' && !isPlainDecimal(price)) errors.push(lineError(line, header('unit_price'), `unit_price "${clip(price)}" is not a decimal number (e.g. 12.50)`));
   return {
     row: {
       channelOrderId,
@@ -107,7 +105,7 @@ export function parseOrderLine(plan: OrdersPlan, cells: string[], line: number):
       written,
       sku,
       quantity: 'value' in quantity ? quantity.value : 0,
-      unitPrice: price === '' || !DECIMAL.test(price) ? null : normalizeDecimal(price),
+      unitPrice: price === '' || !isPlainDecimal(price) ? null : normalizeDecimal(price),
       errors,
     },
   };

@@ -1,5 +1,5 @@
-import { Decimal } from 'decimal.js';
 import type { DayFigures } from '../../../domain/orders/home-figures.js';
+import { twentyDigits } from '../../../lib/decimal.js';
 import { formatMoney, type DisplaySettings } from '../format.js';
 import { axisCount, axisMoney, barChartGeometry, shortDay } from './home-chart.js';
 
@@ -68,7 +68,7 @@ function BarChart({ id, measure, title, figures, settings }: { id: string; measu
 /** The two charts and the table of their figures; the totals above them. */
 export function LastDays({ figures, settings }: { figures: DayFigures[]; settings: DisplaySettings }) {
   const orders = figures.reduce((n, f) => n + f.orders, 0);
-  const sales = figures.reduce((sum, f) => sum.plus(f.sales), new Decimal(0)).toFixed();
+  const sales = twentyDigits.sum(figures.map((f) => f.sales));
   const days = figures.length;
   return (
     <section aria-labelledby="last-days" class="last-days">
