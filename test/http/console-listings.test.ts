@@ -148,6 +148,9 @@ describe('console: seller listings (list, listing page, edit, ingestion plans)',
     await b.get(`/console/listings/${live.id}`);
     const page = await follow(await b.post(`/console/listings/${live.id}/edit`, { newAttrId: 'material', newAttrValue: '' }));
     assert.match(page.body, /class="flash bad"[^>]*>A new attribute needs both an id and a value\. Fill in both, or leave both empty\./);
+    // The PATCH body's schema checks the form too, in the form's words.
+    const bad = await b.flashOf(`/console/listings/${live.id}/edit`, { attrId: 'title', attrValue: 'Mug', variantSku: 'MUG\u0007BLUE' });
+    assert.deepEqual(bad, { kind: 'bad', text: 'Variant SKU: must not contain control characters' });
   });
 
   it("answers another account's listing, or a malformed id, with the 404 page; its edit changes nothing", async () => {

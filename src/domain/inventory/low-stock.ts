@@ -104,16 +104,6 @@ export function countLowStock(db: Db, accountId: number): Promise<number> {
   return cappedCount(db, lowProducts(db, accountId).select('id'));
 }
 
-/** A threshold as the seller typed it: '' clears it; otherwise a whole number from 0 to LOW_STOCK_MAX. */
-export function parseLowStockThreshold(text: string): number | null {
-  const trimmed = text.trim().replace(/[,\s]/g, '');
-  if (trimmed === '') return null;
-  if (!/^\d+$/.test(trimmed) || Number(trimmed) > LOW_STOCK_MAX) {
-    throw invalidArgument(`The low-stock alert must be a whole number from 0 to ${LOW_STOCK_MAX.toLocaleString('en-US')}, or empty for no alert.`);
-  }
-  return Number(trimmed);
-}
-
 /** Sets (or with null clears) a SKU's threshold; the SKU is matched exactly. Answers the product's id. */
 export async function setLowStockThreshold(db: Db, accountId: number, sku: string, threshold: number | null): Promise<number> {
   if (threshold !== null && (!Number.isInteger(threshold) || threshold < 0 || threshold > LOW_STOCK_MAX)) {

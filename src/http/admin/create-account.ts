@@ -5,7 +5,7 @@ import { withTx } from '../../db/tx.js';
 import { createAccount } from '../../domain/accounts/accounts.js';
 import { ADMIN_ROUTE_CONFIG, Account, NameInput, TAGS, adminResponses } from './schemas.js';
 
-const CreateAccountBody = Type.Object(
+export const CreateAccountBody = Type.Object(
   { name: NameInput('seller name') },
   { additionalProperties: false, examples: [{ name: 'Acme Outdoor' }] },
 );

@@ -5,7 +5,7 @@ import { withTx } from '../../db/tx.js';
 import { createWarehouse } from '../../domain/accounts/warehouses.js';
 import { ADMIN_ROUTE_CONFIG, AccountParams, NameInput, TAGS, Warehouse, adminResponses } from './schemas.js';
 
-const CreateWarehouseBody = Type.Object(
+export const CreateWarehouseBody = Type.Object(
   {
     name: NameInput('unique within the account'),
     channelFulfilled: Type.Optional(

@@ -6,7 +6,7 @@ import { installApp } from '../../domain/accounts/installations.js';
 import { warehouseWorkPort } from '../../domain/fulfillment/warehouse-handover.js';
 import { ADMIN_ROUTE_CONFIG, AccountParams, Id, TAGS, adminResponses } from './schemas.js';
 
-const InstallBody = Type.Object(
+export const InstallAppBody = Type.Object(
   {
     appId: Id('the app to install'),
     warehouses: Type.Optional(
@@ -71,7 +71,7 @@ export function registerInstallApp(app: App, deps: Deps) {
           'from it or uninstall it first. A shipping or 3PL installation gets the units already owed in its ' +
           'warehouses as new fulfillment orders. A warehouse of another account is a 404.',
         params: AccountParams,
-        body: InstallBody,
+        body: InstallAppBody,
         response: adminResponses(
           { 201: Installed },
           [400, 401, 404, 409],

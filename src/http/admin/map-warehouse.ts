@@ -6,7 +6,7 @@ import { mapWarehouse } from '../../domain/accounts/integration-changes.js';
 import { warehouseWorkPort } from '../../domain/fulfillment/warehouse-handover.js';
 import { ADMIN_ROUTE_CONFIG, Id, InstallationParams, TAGS, adminResponses } from './schemas.js';
 
-const MapBody = Type.Object(
+export const MapWarehouseBody = Type.Object(
   {
     warehouseId: Id('a warehouse of this account'),
     warehouseUniqueId: Type.String({ minLength: 1, maxLength: 200, description: "the partner's id for it" }),
@@ -42,7 +42,7 @@ export function registerMapWarehouse(app: App, deps: Deps) {
           "owed in the warehouse (for example work pulled back from the warehouse's previous integration) as new " +
           'fulfillment orders. A sales channel maps no warehouses (400); a revoked installation is a 409.',
         params: InstallationParams,
-        body: MapBody,
+        body: MapWarehouseBody,
         response: adminResponses(
           { 201: Mapped },
           [400, 401, 404, 409],

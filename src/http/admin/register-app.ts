@@ -5,7 +5,7 @@ import { withTx } from '../../db/tx.js';
 import { registerApp } from '../../domain/accounts/apps.js';
 import { ADMIN_ROUTE_CONFIG, AppKindSchema, NameInput, ScopeList, Secrets, TAGS, adminResponses } from './schemas.js';
 
-const RegisterAppBody = Type.Object(
+export const RegisterAppBody = Type.Object(
   {
     name: NameInput('shown to sellers; for a sales channel also the channel name orders carry'),
     contactEmail: Type.String({ minLength: 3, maxLength: 320 }),

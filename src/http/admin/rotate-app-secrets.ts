@@ -10,7 +10,7 @@ import {
 import { Timestamp } from '../schemas/common.js';
 import { ADMIN_ROUTE_CONFIG, AppParams, Secrets, TAGS, adminResponses } from './schemas.js';
 
-const RotateBody = Type.Object(
+export const RotateAppSecretsBody = Type.Object(
   {
     overlapSeconds: Type.Optional(
       Type.Integer({
@@ -51,7 +51,7 @@ export function registerRotateAppSecrets(app: App, deps: Deps) {
           'The client id stays. The replaced secrets keep working for `overlapSeconds` (default one day); rotating ' +
           'again ends the earlier overlap at once, since only one previous generation is kept. The body may be omitted.',
         params: AppParams,
-        body: RotateBody,
+        body: RotateAppSecretsBody,
         response: adminResponses({ 200: Rotated }, [400, 401, 404, 409], 'the app was rotated concurrently; try again'),
       },
       // `curl -X POST` with no body at all means "use the defaults", as the description promises.

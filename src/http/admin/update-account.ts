@@ -8,7 +8,7 @@ import { ADMIN_ROUTE_CONFIG, AccountParams, AccountWithSettings, TAGS, adminResp
 
 // Codes and zone names are plain strings checked by the domain (the console's form shares the check), so a
 // bad one is answered with what is expected instead of a 418-entry enum.
-const UpdateAccountBody = Type.Object(
+export const UpdateAccountBody = Type.Object(
   {
     currencyCode: Type.Optional(Type.String({ minLength: 1, maxLength: 10, description: 'ISO 4217 code in capitals, such as USD or EUR' })),
     timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone name, such as UTC or America/New_York' })),

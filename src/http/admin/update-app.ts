@@ -8,7 +8,7 @@ import { Nullable } from '../schemas/common.js';
 import { AppView } from './get-app.js';
 import { ADMIN_ROUTE_CONFIG, AppParams, TAGS, adminResponses } from './schemas.js';
 
-const UpdateAppBody = Type.Object(
+export const UpdateAppBody = Type.Object(
   {
     callbackBaseUrl: Type.Optional(
       Nullable(Type.String({ minLength: 1, maxLength: 2000, description: 'https (no private targets unless CALLBACKS_ALLOW_PRIVATE); null removes it' })),

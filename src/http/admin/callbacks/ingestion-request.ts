@@ -6,7 +6,7 @@ import type { App } from '../../types.js';
 import { ADMIN_ROUTE_CONFIG, TAGS } from '../schemas.js';
 import { DeliveryAccepted, StorefrontParams, callbackResponses } from './schemas.js';
 
-const Body = Type.Object(
+export const IngestionRequestBody = Type.Object(
   {
     skus: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 10000, description: 'SKUs to ingest; empty or absent = all' })),
     autoApplyIngestionPlan: Type.Optional(Type.Boolean({ description: 'apply the plan without review once the partner ends the ingestion', default: false })),
@@ -28,7 +28,7 @@ export function registerIngestionRequest(app: App, deps: Deps) {
           'with the delivery id at once; the partner then pushes listings with the ingestion routes. 400 when the ' +
           "storefront's app has no callback base URL; 409 when the storefront is disconnected.",
         params: StorefrontParams,
-        body: Body,
+        body: IngestionRequestBody,
         response: callbackResponses({ 202: DeliveryAccepted }, [400, 401, 404, 409], 'the storefront is disconnected'),
       },
       // No body at all means every SKU, no automatic apply.

@@ -12,7 +12,7 @@ import { ListingParams, TAGS } from './schemas.js';
 
 const RemoveIds = Type.Optional(Type.Array(Type.String(), { description: 'attribute ids to remove from the group' }));
 
-const Body = Type.Object(
+export const PatchListingBody = Type.Object(
   {
     productData: Type.Optional(Type.Object({ ...ListingProductDataInput.properties, removeAttributeIds: RemoveIds }, { additionalProperties: true })),
     variants: Type.Optional(Type.Array(VariantInputSchema, { maxItems: 1000 })),
@@ -47,7 +47,7 @@ export function registerAdminPatchListing(app: App, deps: Deps) {
           'Attribute values given for a select spec of the listing\'s product type (after this edit) must be among ' +
           'its valid values, the storefront\'s own when the channel set some (else 400 naming the field).',
         params: ListingParams,
-        body: Body,
+        body: PatchListingBody,
         response: adminResponses({ 200: ListingV2 }, [400, 401, 404, 409], 'an added variant SKU is already on another listing of the storefront'),
       },
     },

@@ -10,7 +10,7 @@ import { changeOrder } from './operator.js';
 import { LineItemId, OrderParams, TAGS, lineIdOf } from './schemas.js';
 import { fulfillmentPort } from '../../../domain/fulfillment/port.js';
 
-const Body = Type.Object(
+export const CancelOrderBody = Type.Object(
   {
     reason: Type.String({ minLength: 1, description: 'stored as the order\'s cancellationReason (free text)' }),
     lineItems: Type.Optional(
@@ -38,13 +38,13 @@ export function registerAdminCancelOrder(app: App, deps: Deps) {
           'need_to_cancel. More than a line has left (or shipped units) is a 400 and changes nothing. Answers the ' +
           'order (v1 shape).',
         params: OrderParams,
-        body: Body,
+        body: CancelOrderBody,
         response: adminResponses({ 200: SalesOrderV1 }, [400, 401, 404]),
       },
     },
     async (request) => {
       const { accountId, orderNumber } = request.params;
-      const body: Static<typeof Body> = request.body;
+      const body: Static<typeof CancelOrderBody> = request.body;
       const reason = body.reason.trim();
       if (reason === '') throw invalidField('reason', 'must not be empty');
       const now = deps.clock.now();

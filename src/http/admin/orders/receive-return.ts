@@ -9,7 +9,7 @@ import { ADMIN_ROUTE_CONFIG, Id, adminResponses } from '../schemas.js';
 import { changeOrder } from './operator.js';
 import { ReturnParams, TAGS } from './schemas.js';
 
-const Body = Type.Object(
+export const ReceiveReturnBody = Type.Object(
   {
     restockWarehouseId: Type.Optional(
       Nullable(Id('warehouse to put the returned units back into; null or absent = not restocked (stock unchanged)')),
@@ -37,7 +37,7 @@ export function registerAdminReceiveReturn(app: App, deps: Deps) {
           'parallel); with another choice it is a 409 saying what was recorded. A return closed before it was ' +
           'received is a 400. Answers the order (v1 shape).',
         params: ReturnParams,
-        body: Body,
+        body: ReceiveReturnBody,
         response: adminResponses(
           { 200: SalesOrderV1 },
           [400, 401, 404, 409],
@@ -52,7 +52,7 @@ export function registerAdminReceiveReturn(app: App, deps: Deps) {
     },
     async (request) => {
       const { accountId, orderNumber, returnOrderId } = request.params;
-      const body: Static<typeof Body> = request.body;
+      const body: Static<typeof ReceiveReturnBody> = request.body;
       const now = deps.clock.now();
       return withTx(deps.db.db, (tx) =>
         changeOrder(tx, accountId, orderNumber, (orderId) =>

@@ -8,7 +8,7 @@ import { ADMIN_ROUTE_CONFIG, adminResponses } from '../schemas.js';
 import { changeOrder } from './operator.js';
 import { LineItemId, OrderParams, TAGS, lineIdOf } from './schemas.js';
 
-const Body = Type.Object(
+export const RecordRefundBody = Type.Object(
   {
     lineItemId: Type.Optional(LineItemId),
     amount: Type.String({ pattern: '^\\d+(\\.\\d+)?$', description: 'decimal string greater than zero, e.g. "12.50"' }),
@@ -32,13 +32,13 @@ export function registerAdminRecordRefund(app: App, deps: Deps) {
           'total (accounting.payment, else the lines\' quantity × unitPrice); a line likewise against its own total. ' +
           'A partial refund, or one on an order still owing units, leaves the status as it was. Answers the order.',
         params: OrderParams,
-        body: Body,
+        body: RecordRefundBody,
         response: adminResponses({ 200: SalesOrderV1 }, [400, 401, 404]),
       },
     },
     async (request) => {
       const { accountId, orderNumber } = request.params;
-      const body: Static<typeof Body> = request.body;
+      const body: Static<typeof RecordRefundBody> = request.body;
       const now = deps.clock.now();
       const input = { amount: body.amount, reason: body.reason, lineId: body.lineItemId === undefined ? undefined : lineIdOf(body.lineItemId) };
       return withTx(deps.db.db, (tx) => changeOrder(tx, accountId, orderNumber, (orderId) => recordRefund(tx, accountId, orderId, input, now)));

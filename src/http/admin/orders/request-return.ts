@@ -8,7 +8,7 @@ import { ADMIN_ROUTE_CONFIG, adminResponses } from '../schemas.js';
 import { changeOrder } from './operator.js';
 import { LineItemId, OrderParams, TAGS, lineIdOf } from './schemas.js';
 
-const Body = Type.Object(
+export const RequestReturnBody = Type.Object(
   {
     channelReturnId: Type.Optional(Type.String({ maxLength: 200, description: 'the channel\'s return id; a repeat on the same order is a replay' })),
     items: Type.Array(
@@ -40,13 +40,13 @@ export function registerAdminRequestReturn(app: App, deps: Deps) {
           'RETURN_REQUESTED once no unit is owed; while units are owed its status stays as it was (a fully shipped ' +
           'line shows RETURN_REQUESTED). The same channelReturnId again changes nothing. Answers the order (v1 shape).',
         params: OrderParams,
-        body: Body,
+        body: RequestReturnBody,
         response: adminResponses({ 200: SalesOrderV1 }, [400, 401, 404]),
       },
     },
     async (request) => {
       const { accountId, orderNumber } = request.params;
-      const body: Static<typeof Body> = request.body;
+      const body: Static<typeof RequestReturnBody> = request.body;
       const now = deps.clock.now();
       const items = body.items.map((i) => ({ lineId: lineIdOf(i.lineItemId), quantity: i.quantity, refundAmount: i.refundAmount }));
       return withTx(deps.db.db, (tx) =>

@@ -9,7 +9,7 @@ import { changeOrder } from './operator.js';
 import { LineItemId, OrderParams, TAGS, lineIdOf } from './schemas.js';
 import { fulfillmentPort } from '../../../domain/fulfillment/port.js';
 
-const Body = Type.Object(
+export const RerouteLineBody = Type.Object(
   {
     lineItemId: LineItemId,
     fromWarehouseId: Id('warehouse the units are routed to now'),
@@ -34,13 +34,13 @@ export function registerAdminRerouteLine(app: App, deps: Deps) {
           'CANCELLATION_REASON_REROUTED request (ACCEPTED); one of the target gets the work in need_to_ship. ' +
           'Answers the order (v1 shape).',
         params: OrderParams,
-        body: Body,
+        body: RerouteLineBody,
         response: adminResponses({ 200: SalesOrderV1 }, [400, 401, 404, 409], 'the target warehouse lacks the units, or they changed meanwhile'),
       },
     },
     async (request) => {
       const { accountId, orderNumber } = request.params;
-      const body: Static<typeof Body> = request.body;
+      const body: Static<typeof RerouteLineBody> = request.body;
       const now = deps.clock.now();
       return withTx(deps.db.db, (tx) =>
         changeOrder(tx, accountId, orderNumber, (orderId) =>

@@ -15,6 +15,9 @@ const Threshold = Type.Union([Type.Integer({ minimum: 0, maximum: LOW_STOCK_MAX 
 
 const LowStockThreshold = Type.Object({ sku: Type.String(), lowStockThreshold: Threshold }, { examples: [{ sku: 'MUG-01', lowStockThreshold: 5 }] });
 
+/** The body of the PUT (also the console's low-stock alert form). */
+export const LowStockThresholdBody = Type.Object({ lowStockThreshold: Threshold }, { additionalProperties: false, examples: [{ lowStockThreshold: 5 }] });
+
 const RULES =
   "The seller's low-stock alert for a SKU (the console's Stock and Low stock pages): a whole number from 0 to 1,000,000, or null for none (the default).";
 
@@ -47,7 +50,7 @@ export function registerAdminLowStockThreshold(app: App, deps: Deps) {
         summary: "Set a product's low-stock alert (seller)",
         description: RULES,
         params: Params,
-        body: Type.Object({ lowStockThreshold: Threshold }, { additionalProperties: false, examples: [{ lowStockThreshold: 5 }] }),
+        body: LowStockThresholdBody,
         response: adminResponses({ 200: LowStockThreshold }, [400, 401, 404]),
       },
     },

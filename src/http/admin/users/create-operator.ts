@@ -5,7 +5,7 @@ import type { App } from '../../types.js';
 import { ADMIN_ROUTE_CONFIG, TAGS, adminResponses } from '../schemas.js';
 import { Email, Password } from './schemas.js';
 
-const Body = Type.Object(
+export const CreateOperatorBody = Type.Object(
   { email: Email, password: Password },
   { additionalProperties: false, examples: [{ email: 'ops@platform.example', password: 'correct horse battery' }] },
 );
@@ -19,7 +19,7 @@ export function registerCreateOperator(app: App, deps: Deps) {
         tags: TAGS,
         summary: 'Create an operator user (signs in to the operator pages of /console)',
         description: 'An operator signs in to the operator pages of the console with this email and password (at least 10 characters). An email already in use, in any case, is a 409.',
-        body: Body,
+        body: CreateOperatorBody,
         response: adminResponses({ 201: Type.Object({ operatorId: Type.Integer(), email: Type.String() }) }, [400, 401, 409], 'a console user with this email already exists'),
       },
     },

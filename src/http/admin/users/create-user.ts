@@ -5,7 +5,7 @@ import type { App } from '../../types.js';
 import { ADMIN_ROUTE_CONFIG, AccountParams, TAGS, adminResponses } from '../schemas.js';
 import { Email, Password, Role, SellerUser } from './schemas.js';
 
-const Body = Type.Object(
+export const CreateUserBody = Type.Object(
   { email: Email, password: Password, role: Role },
   { additionalProperties: false, examples: [{ email: 'owner@shop.example', password: 'correct horse battery', role: 'OWNER' }] },
 );
@@ -20,7 +20,7 @@ export function registerCreateUser(app: App, deps: Deps) {
         summary: 'Create a seller user of an account (signs in to /console)',
         description: 'The user signs in to the seller pages of the console for this account only, as OWNER (may invite users) or STAFF. An email already in use, in any case, is a 409; an unknown account a 404.',
         params: AccountParams,
-        body: Body,
+        body: CreateUserBody,
         response: adminResponses({ 201: SellerUser }, [400, 401, 404, 409], 'a console user with this email already exists'),
       },
     },

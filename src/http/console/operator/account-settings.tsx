@@ -11,7 +11,9 @@ import {
   type AccountWithSettings,
 } from '../../../domain/accounts/account-settings.js';
 import { invalidFields, isAppError } from '../../../domain/errors.js';
+import { UpdateAccountBody } from '../../admin/update-account.js';
 import { Field, PostForm, Select, field, formAction } from '../components.js';
+import { checkForm, formBool, formInt, type FormWords } from '../form-check.js';
 import { formatTs } from '../format.js';
 import { idParam } from '../params.js';
 import { operatorOf } from '../session.js';
@@ -81,16 +83,21 @@ export function AccountSettingsForm({ account, action, csrfToken, now }: { accou
   );
 }
 
-/** The form's fields as the API's body would carry them; the domain checks every value. */
+/** The settings body's fields as the form labels them; the days box has one sentence for any problem. */
+const SETTINGS_WORDS: FormWords = {
+  currencyCode: LABELS.currencyCode!,
+  timeZone: LABELS.timeZone!,
+  personalDataRetentionDays: { says: `${LABELS.personalDataRetentionDays!}: ${FORM_DESCRIPTIONS.personalDataRetentionDays!}` },
+};
+
+/**
+ * The form as PATCH /admin/accounts/{accountId}'s body, checked by its schema; the domain then checks the
+ * codes and zones. Every field is on the form: a blank number of days without the box ticked is no choice.
+ */
 function settingsFromForm(body: unknown): AccountSettingsInput {
-  const days = field(body, 'personalDataRetentionDays').trim();
-  const retention: unknown = field(body, 'keepPersonalData') !== '' ? null : /^-?\d{1,15}$/.test(days) ? Number(days) : days;
-  return {
-    currencyCode: field(body, 'currencyCode').trim(),
-    timeZone: field(body, 'timeZone').trim(),
-    // Text that is not a whole number reaches the domain as it is, which answers what it expects.
-    personalDataRetentionDays: retention as number | null,
-  };
+  const days = formBool(field(body, 'keepPersonalData')) ? null : (formInt(field(body, 'personalDataRetentionDays')) ?? '');
+  const input = { currencyCode: field(body, 'currencyCode').trim(), timeZone: field(body, 'timeZone').trim(), personalDataRetentionDays: days };
+  return checkForm(UpdateAccountBody, input, SETTINGS_WORDS);
 }
 
 export function registerOperatorAccountSettings(scope: FastifyInstance, deps: Deps, accountsPath: string): void {

@@ -4,10 +4,13 @@ import { withTx } from '../../../db/tx.js';
 import { getAccountWithSettings } from '../../../domain/accounts/account-settings.js';
 import { createAccount, listAccounts } from '../../../domain/accounts/accounts.js';
 import { createWarehouse, listWarehousesOfAccount } from '../../../domain/accounts/warehouses.js';
-import { invalidField } from '../../../domain/errors.js';
 import { listPendingInvitations } from '../../../domain/users/user-admin.js';
-import { SELLER_ROLES, createSellerUser, listSellerUsers, type SellerRole } from '../../../domain/users/users.js';
-import { Field, PostForm, Table, field, formAction } from '../components.js';
+import { createSellerUser, listSellerUsers } from '../../../domain/users/users.js';
+import { CreateAccountBody } from '../../admin/create-account.js';
+import { CreateWarehouseBody } from '../../admin/create-warehouse.js';
+import { CreateUserBody } from '../../admin/users/create-user.js';
+import { Field, PostForm, Table, formAction } from '../components.js';
+import { readForm } from '../form-check.js';
 import { Layout } from '../layout.js';
 import { idParam } from '../params.js';
 import { pageContext, sendHtml } from '../render.js';
@@ -63,7 +66,8 @@ export function registerOperatorAccounts(scope: FastifyInstance, deps: Deps): vo
   scope.post('/operator/accounts', { schema: { hide: true } }, async (request, reply) => {
     if (!operatorOf(request, reply)) return reply;
     return formAction(deps, request, reply, ACTIVE, 'Account created.', async () => {
-      const account = await withTx(deps.db.db, (tx) => createAccount(tx, { name: field(request.body, 'name') }, deps.clock.now()));
+      const input = readForm(CreateAccountBody, request.body);
+      const account = await withTx(deps.db.db, (tx) => createAccount(tx, input, deps.clock.now()));
       return `Account ${account.name} created (id ${account.accountId}).`;
     });
   });
@@ -126,7 +130,7 @@ export function registerOperatorAccounts(scope: FastifyInstance, deps: Deps): vo
     if (!operatorOf(request, reply)) return reply;
     const accountId = idParam(request, 'accountId');
     return formAction(deps, request, reply, `${ACTIVE}/${accountId}`, 'Warehouse created.', async () => {
-      const input = { name: field(request.body, 'name'), channelFulfilled: field(request.body, 'channelFulfilled') === 'true' };
+      const input = readForm(CreateWarehouseBody, request.body);
       const warehouse = await withTx(deps.db.db, (tx) => createWarehouse(tx, accountId, input, deps.clock.now()));
       return `Warehouse ${warehouse.name} created (id ${warehouse.warehouseId}).`;
     });
@@ -136,10 +140,7 @@ export function registerOperatorAccounts(scope: FastifyInstance, deps: Deps): vo
     if (!operatorOf(request, reply)) return reply;
     const accountId = idParam(request, 'accountId');
     return formAction(deps, request, reply, `${ACTIVE}/${accountId}`, 'User created.', async () => {
-      const role = field(request.body, 'role');
-      // The API's schema refuses another role before its handler; this form does the same.
-      if (!(SELLER_ROLES as readonly string[]).includes(role)) throw invalidField('role', `must be one of ${SELLER_ROLES.join(', ')}`);
-      const input = { email: field(request.body, 'email'), password: field(request.body, 'password'), role: role as SellerRole };
+      const input = readForm(CreateUserBody, request.body);
       const created = await createSellerUser(deps.db.db, accountId, input, deps.clock.now());
       return `User ${created.email} created as ${ROLE_WORDS[created.role].toLowerCase()}.`;
     });

@@ -5,14 +5,28 @@ import { DEFAULT_ROTATION_OVERLAP_SECONDS, MAX_ROTATION_OVERLAP_SECONDS, listApp
 import { APP_KINDS, SCOPES } from '../../../domain/accounts/principal.js';
 import { EVENT_TYPES } from '../../../domain/callbacks/nudges.js';
 import { describeAppCallbacks, updateAppCallbacks } from '../../../domain/callbacks/subscriptions.js';
-import { invalidField } from '../../../domain/errors.js';
 import type { OperatorUser } from '../session.js';
-import { Field, PostForm, Select, Table, actionOrBack, field, fields, formAction, formatTs } from '../components.js';
+import { RegisterAppBody } from '../../admin/register-app.js';
+import { RotateAppSecretsBody } from '../../admin/rotate-app-secrets.js';
+import { UpdateAppBody } from '../../admin/update-app.js';
+import { Field, PostForm, Select, Table, actionOrBack, field, formAction, formatTs } from '../components.js';
+import { readForm, type FormWords } from '../form-check.js';
 import { Layout } from '../layout.js';
 import { idParam } from '../params.js';
 import { pageContext, sendHtml } from '../render.js';
 import { operatorOf } from '../session.js';
 import { APP_KIND_WORDS, EVENT_TYPE_WORDS } from './words.js';
+
+/** The app bodies' fields as the operator's forms label them. */
+const APP_WORDS: FormWords = {
+  contactEmail: 'Contact email',
+  redirectUri: 'Redirect URI',
+  kind: 'Kind',
+  scopes: 'Scopes',
+  callbackBaseUrl: 'Callback base URL',
+  eventTypes: 'Tell the app when',
+};
+const ROTATE_WORDS: FormWords = { overlapSeconds: { says: `Overlap (seconds): must be a whole number of seconds from 0 to ${MAX_ROTATION_OVERLAP_SECONDS}` } };
 
 const ACTIVE = '/console/operator/apps';
 
@@ -117,21 +131,13 @@ export function registerOperatorApps(scope: FastifyInstance, deps: Deps): void {
   scope.post('/operator/apps', { schema: { hide: true } }, async (request, reply) => {
     const user = operatorOf(request, reply);
     if (!user) return reply;
-    const b = request.body;
-    const input = {
-      name: field(b, 'name'),
-      contactEmail: field(b, 'contactEmail'),
-      redirectUri: field(b, 'redirectUri'),
-      kind: field(b, 'kind'),
-      scopes: fields(b, 'scopes'),
-      callbackBaseUrl: field(b, 'callbackBaseUrl').trim() || null,
-    };
     // Success shows the secrets on this very response; a refusal goes back to the form with its reason.
-    const c = await actionOrBack(deps, request, reply, ACTIVE, () =>
-      withTx(deps.db.db, (tx) => registerApp(tx, deps.signer, input, deps.clock.now(), options)),
-    );
+    const c = await actionOrBack(deps, request, reply, ACTIVE, () => {
+      const input = readForm(RegisterAppBody, request.body, { trim: ['callbackBaseUrl'], words: APP_WORDS });
+      return withTx(deps.db.db, (tx) => registerApp(tx, deps.signer, input, deps.clock.now(), options));
+    });
     if (!c) return reply;
-    return sendSecrets(request, reply, user, `App ${input.name} registered`, c.appId, [
+    return sendSecrets(request, reply, user, `App ${field(request.body, 'name')} registered`, c.appId, [
       ['Client id', c.clientId],
       ['Client secret', c.clientSecret],
       ['Callback signing secret', c.callbackSigningSecret],
@@ -204,7 +210,8 @@ export function registerOperatorApps(scope: FastifyInstance, deps: Deps): void {
     if (!operatorOf(request, reply)) return reply;
     const appId = idParam(request, 'appId');
     return formAction(deps, request, reply, `${ACTIVE}/${appId}`, 'Callbacks saved.', async () => {
-      const input = { callbackBaseUrl: field(request.body, 'callbackBaseUrl').trim() || null, eventTypes: fields(request.body, 'eventTypes') };
+      // Every field is on the form: a blank address removes it (null), no box ticked is no subscription.
+      const input = readForm(UpdateAppBody, request.body, { blank: 'null', trim: ['callbackBaseUrl'], words: APP_WORDS });
       await withTx(deps.db.db, (tx) => updateAppCallbacks(tx, appId, input, deps.clock.now(), options));
     });
   });
@@ -213,11 +220,9 @@ export function registerOperatorApps(scope: FastifyInstance, deps: Deps): void {
     const user = operatorOf(request, reply);
     if (!user) return reply;
     const appId = idParam(request, 'appId');
-    const raw = field(request.body, 'overlapSeconds').trim();
     const r = await actionOrBack(deps, request, reply, `${ACTIVE}/${appId}`, () => {
-      const overlap = raw === '' ? DEFAULT_ROTATION_OVERLAP_SECONDS : /^[0-9]{1,9}$/.test(raw) ? Number(raw) : NaN;
-      if (Number.isNaN(overlap)) throw invalidField('overlapSeconds', `must be a whole number of seconds from 0 to ${MAX_ROTATION_OVERLAP_SECONDS}`);
-      return withTx(deps.db.db, (tx) => rotateAppSecrets(tx, deps.signer, appId, overlap, deps.clock.now()));
+      const { overlapSeconds } = readForm(RotateAppSecretsBody, request.body, { words: ROTATE_WORDS });
+      return withTx(deps.db.db, (tx) => rotateAppSecrets(tx, deps.signer, appId, overlapSeconds ?? DEFAULT_ROTATION_OVERLAP_SECONDS, deps.clock.now()));
     });
     if (!r) return reply;
     return sendSecrets(request, reply, user, 'Secrets rotated', appId, [

@@ -4,7 +4,9 @@ import { withTx } from '../../../db/tx.js';
 import { MIN_PASSWORD_LENGTH } from '../../../domain/users/passwords.js';
 import { enableUser, listOperatorUsers } from '../../../domain/users/user-admin.js';
 import { createOperatorUser } from '../../../domain/users/users.js';
-import { Field, PostForm, Table, field, formAction, formatTs } from '../components.js';
+import { CreateOperatorBody } from '../../admin/users/create-operator.js';
+import { Field, PostForm, Table, formAction, formatTs } from '../components.js';
+import { readForm } from '../form-check.js';
 import { Layout } from '../layout.js';
 import { idParam } from '../params.js';
 import { pageContext, sendHtml } from '../render.js';
@@ -57,7 +59,7 @@ export function registerOperatorOperators(scope: FastifyInstance, deps: Deps): v
   scope.post('/operator/operators', { schema: { hide: true } }, async (request, reply) => {
     if (!operatorOf(request, reply)) return reply;
     return formAction(deps, request, reply, ACTIVE, 'Operator created.', async () => {
-      const created = await createOperatorUser(deps.db.db, { email: field(request.body, 'email'), password: field(request.body, 'password') }, deps.clock.now());
+      const created = await createOperatorUser(deps.db.db, readForm(CreateOperatorBody, request.body), deps.clock.now());
       return `Operator ${created.email} created: they can sign in now.`;
     });
   });

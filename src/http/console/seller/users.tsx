@@ -1,9 +1,12 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../deps.js';
 import { withTx } from '../../../db/tx.js';
 import { createInvitation, disableStaffUser, INVITATION_TTL_MS, requireOwner } from '../../../domain/users/invitations.js';
 import { SELLER_ROLES, listSellerUsers, type SellerRole } from '../../../domain/users/users.js';
-import { Badge, Field, PostForm, Select, Table, actionOrBack, field, formAction, formatTs } from '../components.js';
+import { Email, Role } from '../../admin/users/schemas.js';
+import { Badge, Field, PostForm, Select, Table, actionOrBack, formAction, formatTs } from '../components.js';
+import { readForm, type FormWords } from '../form-check.js';
 import { Layout } from '../layout.js';
 import { idParam } from '../params.js';
 import { pageContext, sendHtml } from '../render.js';
@@ -11,6 +14,10 @@ import { sellerOf } from '../session.js';
 import { ROLE_WORDS } from '../operator/words.js';
 
 const ACTIVE = '/console/users';
+
+/** The invite form: no API body has it, so it is built from the user fields of POST /admin/accounts/{id}/users. */
+const InviteForm = Type.Object({ email: Email, role: Role });
+const INVITE_WORDS: FormWords = { role: { says: `Role: choose ${SELLER_ROLES.map((r) => ROLE_WORDS[r]).join(' or ')}.` } };
 
 /** The invitation link as the invitee will open it: PUBLIC_BASE_URL when set (behind a proxy), else this host. */
 function inviteLink(deps: Deps, request: FastifyRequest, token: string): string {
@@ -76,8 +83,9 @@ export function registerSellerUsers(scope: FastifyInstance, deps: Deps): void {
     if (!user) return reply;
     // Refused as an error page (403) before the action, not as a flash: staff have no form that posts here.
     requireOwner(user);
-    const input = { email: field(request.body, 'email'), role: field(request.body, 'role') };
-    const invitation = await actionOrBack(deps, request, reply, ACTIVE, () => createInvitation(deps.db.db, user, input, deps.clock.now()));
+    const invitation = await actionOrBack(deps, request, reply, ACTIVE, () =>
+      createInvitation(deps.db.db, user, readForm(InviteForm, request.body, { words: INVITE_WORDS }), deps.clock.now()),
+    );
     if (!invitation) return reply;
     const link = inviteLink(deps, request, invitation.token);
     const ctx = pageContext(request, reply, user, ACTIVE);

@@ -8,14 +8,16 @@ import { warehouseFulfillers, type WarehouseFulfiller } from '../../../../domain
 import { listAccountWarehouses, type WarehouseRow } from '../../../../domain/accounts/warehouses.js';
 import { isAppError } from '../../../../domain/errors.js';
 import { warehouseWorkPort } from '../../../../domain/fulfillment/warehouse-handover.js';
+import { InstallAppBody } from '../../../admin/install-app.js';
 import { Field, field, fields } from '../../components.js';
+import { checkForm, formInt, type FormWords } from '../../form-check.js';
 import { CsrfField, Layout, type PageContext } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { cspWithFormTargets } from '../../security.js';
 import { flash, sellerOf } from '../../session.js';
 import { idParam } from '../params.js';
 import { KIND_LABELS } from './apps-page.js';
-import { inSellerWords } from './seller-words.js';
+import { APP_REFUSALS, inSellerWords } from './seller-words.js';
 
 /** The mapping row's text field of one warehouse: the partner's id for it. */
 const uniqueIdField = (warehouseId: number) => `uid_${warehouseId}`;
@@ -68,16 +70,27 @@ function InstallPage({ ctx, app, warehouses, shippers }: { ctx: PageContext; app
   );
 }
 
-/** The form as the install input the API takes (the domain checks it, as for POST …/installations). */
+/** POST …/installations's body as the install form names its fields. */
+const INSTALL_WORDS: FormWords = {
+  'warehouses.warehouseUniqueId': { blank: APP_REFUSALS['app.partner_id_missing']({}), label: "Partner's id" },
+  'warehouses.warehouseId': { says: 'Choose warehouses from the list.' },
+  warehouses: 'Warehouses',
+  storefrontName: 'Storefront name',
+};
+
+/**
+ * The form as the body POST …/installations takes, checked by its schema (then by the domain, as there).
+ * A mapping row is a ticked warehouse and the partner's id typed next to it.
+ */
 function installInput(app: AppRecord, body: unknown): InstallInput {
   if (!isIntegrationKind(app.kind)) {
     const storefrontName = field(body, 'storefrontName').trim();
-    return { appId: app.id, ...(storefrontName !== '' ? { storefrontName } : {}) };
+    return checkForm(InstallAppBody, { appId: app.id, ...(storefrontName !== '' ? { storefrontName } : {}) }, INSTALL_WORDS);
   }
   const warehouses = fields(body, 'warehouse')
     .filter((v) => /^[1-9][0-9]{0,15}$/.test(v))
-    .map((v) => ({ warehouseId: Number(v), warehouseUniqueId: field(body, uniqueIdField(Number(v))).trim() }));
-  return { appId: app.id, warehouses };
+    .map((v) => ({ warehouseId: formInt(v), warehouseUniqueId: field(body, uniqueIdField(Number(v))).trim() }));
+  return checkForm(InstallAppBody, { appId: app.id, warehouses }, INSTALL_WORDS);
 }
 
 export function registerInstallApp(scope: FastifyInstance, deps: Deps): void {
@@ -98,9 +111,8 @@ export function registerInstallApp(scope: FastifyInstance, deps: Deps): void {
     const app = await getApp(deps.db.db, idParam(request.params, 'appId'));
     let redirectUrl: string;
     try {
-      const installed = await inSellerWords(() =>
-        withTx(deps.db.db, (tx) => installApp(tx, user.accountId, installInput(app, request.body), deps.clock.now(), warehouseWorkPort)),
-      );
+      const input = installInput(app, request.body);
+      const installed = await inSellerWords(() => withTx(deps.db.db, (tx) => installApp(tx, user.accountId, input, deps.clock.now(), warehouseWorkPort)));
       request.log.info({ installationId: installed.installationId, appId: app.id }, 'console: app installed');
       redirectUrl = installed.redirectUrl;
     } catch (error) {

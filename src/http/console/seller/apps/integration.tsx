@@ -7,15 +7,23 @@ import { listInstallations, type InstallationView } from '../../../../domain/acc
 import { kindControlsStock, kindFulfilsOrders } from '../../../../domain/accounts/principal.js';
 import { warehouseFulfillers, type WarehouseFulfiller } from '../../../../domain/accounts/warehouse-mappings.js';
 import { listAccountWarehouses, type WarehouseRow } from '../../../../domain/accounts/warehouses.js';
-import { invalidArgument, notFound } from '../../../../domain/errors.js';
+import { notFound } from '../../../../domain/errors.js';
 import { openWorkOfIntegration, warehouseWorkPort, type OpenWorkCount } from '../../../../domain/fulfillment/warehouse-handover.js';
-import { Badge, Field, PostForm, Table, field, formAction, formatTs } from '../../components.js';
+import { MapWarehouseBody } from '../../../admin/map-warehouse.js';
+import { Badge, Field, PostForm, Table, formAction, formatTs } from '../../components.js';
+import { readForm, requireConfirmed, type FormWords } from '../../form-check.js';
 import { Layout, type PageContext } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
 import { idParam } from '../params.js';
 import { KIND_LABELS } from './apps-page.js';
-import { inSellerWords, pulledBackText } from './seller-words.js';
+import { APP_REFUSALS, inSellerWords, pulledBackText } from './seller-words.js';
+
+/** POST …/installations/{id}/warehouses's body as the mapping form names its fields. */
+const MAP_WORDS: FormWords = {
+  warehouseId: { says: 'Choose a warehouse from the list.' },
+  warehouseUniqueId: { blank: APP_REFUSALS['app.partner_id_missing']({}), label: "Partner's id" },
+};
 
 /**
  * An installed shipping, inventory or 3PL app (an integration): the warehouses it works with, mapping one
@@ -208,12 +216,9 @@ export function registerIntegrationPages(scope: FastifyInstance, deps: Deps): vo
     const t = await target(request, reply);
     if (!t) return reply;
     return formAction(deps, request, reply, t.back, '', async () => {
-      const warehouseId = Number(field(request.body, 'warehouseId'));
-      const warehouseUniqueId = field(request.body, 'warehouseUniqueId').trim();
-      if (!Number.isSafeInteger(warehouseId) || warehouseId < 1) throw invalidArgument('Choose a warehouse from the list.');
-      if (warehouseUniqueId === '') throw invalidArgument("Give the id the app knows this warehouse by (the partner's id for it).");
+      const input = readForm(MapWarehouseBody, request.body, { trim: ['warehouseUniqueId'], words: MAP_WORDS });
       const mapped = await inSellerWords(() =>
-        withTx(deps.db.db, (tx) => mapWarehouse(tx, t.user.accountId, t.integration.installationId, { warehouseId, warehouseUniqueId }, deps.clock.now(), warehouseWorkPort)),
+        withTx(deps.db.db, (tx) => mapWarehouse(tx, t.user.accountId, t.integration.installationId, input, deps.clock.now(), warehouseWorkPort)),
       );
       const assigned = mapped.fulfillmentOrdersAssigned > 0 ? ` ${orders(mapped.fulfillmentOrdersAssigned)} already waiting there are now its to ship.` : '';
       return `${t.appName} now works with this warehouse.${assigned}`;
@@ -225,7 +230,7 @@ export function registerIntegrationPages(scope: FastifyInstance, deps: Deps): vo
     if (!t) return reply;
     const warehouseId = idParam(request.params, 'warehouseId');
     return formAction(deps, request, reply, t.back, '', async () => {
-      if (field(request.body, 'confirm') !== 'yes') throw invalidArgument('Tick the box to confirm, then press the button again.');
+      requireConfirmed(request.body, 'Tick the box to confirm, then press the button again.');
       const result = await withTx(deps.db.db, (tx) => unmapWarehouse(tx, t.user.accountId, t.integration.installationId, warehouseId, deps.clock.now(), warehouseWorkPort));
       const warehouse = (await listAccountWarehouses(deps.db.db, t.user.accountId)).find((w) => w.id === warehouseId)?.name ?? `warehouse ${warehouseId}`;
       const ships = kindFulfilsOrders(t.integration.kind);
@@ -237,7 +242,7 @@ export function registerIntegrationPages(scope: FastifyInstance, deps: Deps): vo
     const t = await target(request, reply);
     if (!t) return reply;
     return formAction(deps, request, reply, t.back, '', async () => {
-      if (field(request.body, 'confirm') !== 'yes') throw invalidArgument(`Tick “Yes, uninstall ${t.appName}” to confirm.`);
+      requireConfirmed(request.body, `Tick “Yes, uninstall ${t.appName}” to confirm.`);
       const result = await withTx(deps.db.db, (tx) => uninstallApp(tx, t.user.accountId, t.integration.installationId, deps.clock.now(), warehouseWorkPort));
       request.log.info({ installationId: t.integration.installationId }, 'console: app uninstalled');
       const ships = kindFulfilsOrders(t.integration.kind);

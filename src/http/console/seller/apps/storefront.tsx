@@ -5,8 +5,10 @@ import { appNames } from '../../../../domain/accounts/app-catalog.js';
 import { listInstallations, type InstallationView } from '../../../../domain/accounts/installations.js';
 import { lastStatusChecks, type CheckState, type StatusCheck } from '../../../../domain/callbacks/status-checks.js';
 import { checkStorefrontStatus, disconnectStorefront, requestIngestion } from '../../../../domain/callbacks/triggers.js';
-import { invalidArgument, isAppError, notFound } from '../../../../domain/errors.js';
+import { isAppError, notFound } from '../../../../domain/errors.js';
+import { IngestionRequestBody } from '../../../admin/callbacks/ingestion-request.js';
 import { Badge, PostForm, Table, field, formAction, formatTs, type DisplaySettings, type Tone } from '../../components.js';
+import { checkForm, formBool, requireConfirmed } from '../../form-check.js';
 import { Layout, type PageContext } from '../../layout.js';
 import { refusalText } from '../../refusal-words.js';
 import { pageContext, sendHtml } from '../../render.js';
@@ -162,8 +164,10 @@ export function registerStorefrontPages(scope: FastifyInstance, deps: Deps): voi
   scope.post('/apps/storefronts/:storefrontId/ingestion-request', { schema: { hide: true } }, async (request, reply) => {
     const t = await target(request, reply);
     if (!t) return reply;
-    const input = { skus: skuList(field(request.body, 'skus')), autoApplyIngestionPlan: field(request.body, 'autoApply') === 'true' };
     return formAction(deps, request, reply, t.back, '', async () => {
+      // POST …/ingestion-request's body: the SKUs box is one text of lines or commas, not a field per SKU.
+      const typed = { skus: skuList(field(request.body, 'skus')), autoApplyIngestionPlan: formBool(field(request.body, 'autoApply')) };
+      const input = checkForm(IngestionRequestBody, typed, { skus: 'SKUs' });
       const { deliveryId } = await withTx(deps.db.db, (tx) => requestIngestion(tx, t.user.accountId, t.sf.installationId, input, deps.clock.now()));
       return `Ingestion requested (delivery ${deliveryId}). Review the plan under Listings, Ingestions once the partner is done.`;
     });
@@ -173,7 +177,7 @@ export function registerStorefrontPages(scope: FastifyInstance, deps: Deps): voi
     const t = await target(request, reply);
     if (!t) return reply;
     return formAction(deps, request, reply, t.back, 'Storefront disconnected. Its tokens no longer work.', async () => {
-      if (field(request.body, 'confirm') !== 'yes') throw invalidArgument('tick “Yes, disconnect” to confirm');
+      requireConfirmed(request.body, 'tick “Yes, disconnect” to confirm');
       await withTx(deps.db.db, (tx) => disconnectStorefront(tx, t.user.accountId, t.sf.installationId, deps.clock.now()));
     });
   });

@@ -1,13 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../../deps.js';
-import { hasLowStockAlerts, listLowStock, parseLowStockThreshold, setLowStockThreshold, type LowStockCursor } from '../../../../domain/inventory/low-stock.js';
+import { hasLowStockAlerts, listLowStock, setLowStockThreshold, type LowStockCursor } from '../../../../domain/inventory/low-stock.js';
+import { LowStockThresholdBody } from '../../../admin/products/low-stock-threshold.js';
 import { Pager, field, formAction } from '../../components.js';
+import { checkForm, formInt } from '../../form-check.js';
 import { Layout } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { sellerOf } from '../../session.js';
 import { InventoryTabs, PAGE_SIZE, queryText } from './nav.js';
 import { backorderedTotal, inboundUnits, stockFiguresOf } from './stock-figures.js';
 import { InboundCell, units } from './stock-table.js';
+import { LOW_STOCK_RULE } from './stock-words.js';
 
 /** A page link's cursor: "<shortfall>.<product id>"; anything else starts from the top. */
 function cursorOf(text: string): LowStockCursor | null {
@@ -127,7 +130,9 @@ export function registerLowStockPages(scope: FastifyInstance, deps: Deps): void 
     const sku = field(body, 'sku');
     const back = backOf(field(body, 'back'));
     return formAction(deps, request, reply, back, 'Saved.', async () => {
-      const threshold = parseLowStockThreshold(field(body, 'threshold'));
+      // PUT …/low-stock-threshold's body; "1,000" is read as typed with its thousands separators, blank clears.
+      const typed = formInt(field(body, 'threshold').replace(/[,\s]/g, '')) ?? null;
+      const threshold = checkForm(LowStockThresholdBody, { lowStockThreshold: typed }, { lowStockThreshold: { says: LOW_STOCK_RULE } }).lowStockThreshold;
       await setLowStockThreshold(deps.db.db, user.accountId, sku, threshold);
       return threshold === null ? `${sku}: no low-stock alert.` : `${sku}: low-stock alert at ${units(threshold)} or fewer units available.`;
     });

@@ -1,8 +1,12 @@
+import { LOW_STOCK_MAX } from '../../../../domain/inventory/low-stock.js';
 import type { RefusalSentences } from '../../refusal-words.js';
 
 /** The stock pages' refusals in the seller's words (never the API's delta_quantity or installation ids). */
 
 const units = (n: number) => `${n} unit${n === 1 ? '' : 's'}`;
+
+/** What the low-stock alert box takes, said for any value it does not. */
+export const LOW_STOCK_RULE = `The low-stock alert must be a whole number from 0 to ${LOW_STOCK_MAX.toLocaleString('en-US')}, or empty for no alert.`;
 
 /** Why a warehouse is not in the adjust form: its stock is kept by an app. */
 export function controlledStockNote(warehouse: string): string {

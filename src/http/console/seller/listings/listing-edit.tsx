@@ -7,7 +7,9 @@ import { parseListingPatch } from '../../../../domain/listings/listing-input.js'
 import type { ListingView } from '../../../../domain/listings/model.js';
 import { findListing } from '../../../../domain/listings/view.js';
 import { notFound } from '../../../../domain/errors.js';
+import { PatchListingBody } from '../../../admin/listings/patch-listing.js';
 import { Field, PostForm, field, fields, formAction } from '../../components.js';
+import { checkForm, type FormWords } from '../../form-check.js';
 import { sellerOf } from '../../session.js';
 import { idParam } from '../params.js';
 
@@ -91,6 +93,14 @@ export function patchBodyOf(form: unknown): Record<string, unknown> {
   };
 }
 
+/** The PATCH body's fields as the edit form labels them. */
+const EDIT_WORDS: FormWords = {
+  'productData.attributes.id': 'Attribute id',
+  'productData.attributes.textValue': 'Value',
+  'productData.removeAttributeIds': 'Attribute id',
+  'variants.sku': 'Variant SKU',
+};
+
 export function registerListingEdit(scope: FastifyInstance, deps: Deps): void {
   scope.post('/listings/:listingId/edit', { schema: { hide: true } }, async (request, reply) => {
     const user = sellerOf(request, reply);
@@ -98,7 +108,8 @@ export function registerListingEdit(scope: FastifyInstance, deps: Deps): void {
     const listingId = idParam(request.params, 'listingId');
     if (!(await findListing(deps.db.db, user.accountId, listingId))) throw notFound(`listing ${listingId} not found`);
     return formAction(deps, request, reply, `/console/listings/${listingId}`, 'Listing saved.', async () => {
-      const patch = parseListingPatch(patchBodyOf(request.body));
+      // PATCH …/listings/{listingId}'s body schema, then its parsing: the API's two checks, in that order.
+      const patch = parseListingPatch(checkForm(PatchListingBody, patchBodyOf(request.body), EDIT_WORDS));
       const now = deps.clock.now();
       // The same steps as PATCH /admin/accounts/{id}/listings/{listingId}.
       await withTx(deps.db.db, async (tx) => {

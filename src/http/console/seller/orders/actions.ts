@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../../deps.js';
 import { withTx, type Tx } from '../../../../db/tx.js';
 import { sellerPrincipalFor } from '../../../../domain/accounts/principal.js';
-import { invalidArgument, invalidField } from '../../../../domain/errors.js';
+import { invalidArgument } from '../../../../domain/errors.js';
 import { fulfillmentPort } from '../../../../domain/fulfillment/port.js';
 import { resolveSellerAlert } from '../../../../domain/fulfillment/seller-alerts.js';
 import { cancelOrderUnits } from '../../../../domain/orders/cancel.js';
@@ -10,48 +10,73 @@ import { markOrderPaid } from '../../../../domain/orders/order-actions.js';
 import { rerouteLine } from '../../../../domain/orders/reroute.js';
 import { recordRefund } from '../../../../domain/orders/returns-refund.js';
 import { requestReturn } from '../../../../domain/orders/returns.js';
+import { ResolveBody } from '../../../admin/alerts/schemas.js';
+import { CancelOrderBody } from '../../../admin/orders/cancel-order.js';
 import { changeOrder } from '../../../admin/orders/operator.js';
+import { RecordRefundBody } from '../../../admin/orders/record-refund.js';
+import { RequestReturnBody } from '../../../admin/orders/request-return.js';
+import { RerouteLineBody } from '../../../admin/orders/reroute-line.js';
+import { lineIdOf } from '../../../admin/orders/schemas.js';
 import { field, formAction } from '../../components.js';
+import { checkForm, formInt, type FormWords } from '../../form-check.js';
 import { sellerOf } from '../../session.js';
+import { ORDER_REFUSALS } from './order-words.js';
 
 /**
  * The order page's actions: each a POST form (CSRF checked by the console scope) that runs the same domain
  * function as its /admin route, in one transaction, then redirects back to the order with a flash message.
+ * Each form is checked by its /admin route's body schema first (form-check.ts), in the order page's words.
  * A refusal of the domain (400/404/409) becomes the flash; the order is unchanged.
  */
 
 type Params = { orderNumber: string };
 type Action = (tx: Tx, accountId: number, orderNumber: string, body: unknown, now: Date) => Promise<unknown>;
 
-/** A form's whole number of at least 1; `what` names it as the form does ("Units to cancel"). */
+/** The alert of a path, as a whole number (a malformed one is refused as the flash, not a missing page). */
 function positiveInt(what: string, raw: string): number {
   const value = /^\d{1,9}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
   if (!Number.isInteger(value) || value < 1) throw invalidArgument(`${what}: type a whole number, 1 or more.`);
   return value;
 }
 
-/** The reason box, required by cancel and resolve as by their /admin routes. */
-function reasonOf(body: unknown, name: string): string {
-  const reason = field(body, name).trim();
-  if (reason === '') throw invalidField(name, 'must not be empty').because('order.reason_missing', {});
-  return reason;
-}
+/** What a count box of the order page says when it holds no whole number of at least 1; `what` is its label. */
+const wholeNumber = (what: string) => ({ says: `${what}: type a whole number, 1 or more.` });
+
+/** The reason boxes, required by cancel, refund and resolve as by their /admin routes. */
+const reasonWords = { blank: ORDER_REFUSALS['order.reason_missing']({}) };
+
+/** The body schemas of the /admin order routes, in the order page's words. */
+const CANCEL_WORDS: FormWords = { 'lineItems.quantity': wholeNumber('Units to cancel'), 'lineItems.lineItemId': wholeNumber('Units to cancel'), reason: reasonWords };
+const REROUTE_WORDS: FormWords = {
+  lineItemId: wholeNumber('Units to move'),
+  fromWarehouseId: wholeNumber('Units to move'),
+  toWarehouseId: wholeNumber('Move to'),
+  quantity: wholeNumber('Units'),
+};
+const RETURN_WORDS: FormWords = { 'items.lineItemId': wholeNumber('Line'), 'items.quantity': wholeNumber('Units'), 'items.refundAmount': 'Refund amount', channelReturnId: 'Channel return id' };
+const REFUND_WORDS: FormWords = { lineItemId: wholeNumber('Line'), amount: { says: ORDER_REFUSALS['order.amount_not_a_number']({}) }, reason: reasonWords };
+const RESOLVE_WORDS: FormWords = { resolution: reasonWords };
+
+/** A box the seller may leave empty: only what was typed goes in the body. */
+const typed = (name: string, text: string): Record<string, string> => (text.trim() === '' ? {} : { [name]: text.trim() });
 
 function onOrder(change: (tx: Tx, accountId: number, orderId: number, body: unknown, now: Date) => Promise<unknown>): Action {
   return (tx, accountId, orderNumber, body, now) => changeOrder(tx, accountId, orderNumber, (orderId) => change(tx, accountId, orderId, body, now));
 }
 
 const cancel = onOrder((tx, accountId, orderId, body, now) => {
-  const lines = Object.entries(body && typeof body === 'object' ? (body as Record<string, unknown>) : {})
+  // One "qty_<lineItemId>" box per line; a line left empty or at 0 is not cancelled.
+  const lineItems = Object.entries(body && typeof body === 'object' ? (body as Record<string, unknown>) : {})
     .filter(([k, v]) => /^qty_\d{1,15}$/.test(k) && typeof v === 'string' && v.trim() !== '' && v.trim() !== '0')
-    .map(([k, v]) => ({ lineId: Number(k.slice(4)), quantity: positiveInt('Units to cancel', v as string) }));
-  if (lines.length === 0) throw invalidArgument('Type how many units to cancel on at least one line.');
-  const reason = reasonOf(body, 'reason');
+    .map(([k, v]) => ({ lineItemId: k.slice(4), quantity: formInt(v as string) }));
+  // The API cancels every unit when no line is given; the form has no such choice.
+  if (lineItems.length === 0) throw invalidArgument('Type how many units to cancel on at least one line.');
+  const input = checkForm(CancelOrderBody, { reason: field(body, 'reason').trim(), lineItems }, CANCEL_WORDS);
   return cancelOrderUnits(tx, {
     accountId,
     orderId,
-    lines,
-    reason,
+    lines: (input.lineItems ?? []).map((l) => ({ lineId: lineIdOf(l.lineItemId), quantity: l.quantity })),
+    reason: input.reason,
     fulfillmentReason: 'CANCELLATION_REASON_MERCHANT_CANCELLED',
     linesField: 'units',
     now,
@@ -60,40 +85,26 @@ const cancel = onOrder((tx, accountId, orderId, body, now) => {
 });
 
 const reroute = onOrder((tx, accountId, orderId, body, now) => {
-  const [line, from] = field(body, 'route').split(':');
-  return rerouteLine(
-    tx,
-    accountId,
-    orderId,
-    {
-      lineId: positiveInt('Units to move', line ?? ''),
-      fromWarehouseId: positiveInt('Units to move', from ?? ''),
-      toWarehouseId: positiveInt('Move to', field(body, 'toWarehouseId')),
-      quantity: positiveInt('Units', field(body, 'quantity')),
-    },
-    now,
-    fulfillmentPort,
+  // The "route" choice names the line and the warehouse its units are in now: "<lineItemId>:<warehouseId>".
+  const [line = '', from = ''] = field(body, 'route').split(':');
+  const input = checkForm(
+    RerouteLineBody,
+    { lineItemId: line.trim(), fromWarehouseId: formInt(from), toWarehouseId: formInt(field(body, 'toWarehouseId')), quantity: formInt(field(body, 'quantity')) },
+    REROUTE_WORDS,
   );
+  return rerouteLine(tx, accountId, orderId, { ...input, lineId: lineIdOf(input.lineItemId) }, now, fulfillmentPort);
 });
 
 const recordReturn = onOrder((tx, accountId, orderId, body, now) => {
-  const refundAmount = field(body, 'refundAmount').trim();
-  const channelReturnId = field(body, 'channelReturnId').trim();
-  return requestReturn(
-    tx,
-    accountId,
-    orderId,
-    {
-      channelReturnId: channelReturnId === '' ? undefined : channelReturnId,
-      items: [{ lineId: positiveInt('Line', field(body, 'lineItemId')), quantity: positiveInt('Units', field(body, 'quantity')), refundAmount: refundAmount === '' ? undefined : refundAmount }],
-    },
-    now,
-  );
+  const item = { lineItemId: field(body, 'lineItemId').trim(), quantity: formInt(field(body, 'quantity')), ...typed('refundAmount', field(body, 'refundAmount')) };
+  const input = checkForm(RequestReturnBody, { ...typed('channelReturnId', field(body, 'channelReturnId')), items: [item] }, RETURN_WORDS);
+  const items = input.items.map((i) => ({ lineId: lineIdOf(i.lineItemId), quantity: i.quantity, refundAmount: i.refundAmount }));
+  return requestReturn(tx, accountId, orderId, { channelReturnId: input.channelReturnId, items }, now);
 });
 
 const refund = onOrder((tx, accountId, orderId, body, now) => {
-  const line = field(body, 'lineItemId');
-  return recordRefund(tx, accountId, orderId, { amount: field(body, 'amount').trim(), reason: field(body, 'reason'), lineId: line === '' ? undefined : positiveInt('Line', line) }, now);
+  const input = checkForm(RecordRefundBody, { amount: field(body, 'amount').trim(), reason: field(body, 'reason'), ...typed('lineItemId', field(body, 'lineItemId')) }, REFUND_WORDS);
+  return recordRefund(tx, accountId, orderId, { amount: input.amount, reason: input.reason, lineId: input.lineItemId === undefined ? undefined : lineIdOf(input.lineItemId) }, now);
 });
 
 const markPaid: Action = (tx, accountId, orderNumber, _body, now) => markOrderPaid(tx, sellerPrincipalFor(accountId), orderNumber, now);
@@ -122,7 +133,7 @@ export function registerSellerOrderActions(scope: FastifyInstance, deps: Deps): 
     const back = `/console/orders/${encodeURIComponent(request.params.orderNumber)}`;
     return formAction(deps, request, reply, back, 'Alert resolved.', async () => {
       const alertId = positiveInt('Alert', request.params.alertId);
-      const resolution = reasonOf(request.body, 'resolution');
+      const { resolution } = checkForm(ResolveBody, { resolution: field(request.body, 'resolution').trim() }, RESOLVE_WORDS);
       const { alreadyResolved } = await withTx(deps.db.db, (tx) => resolveSellerAlert(tx, user.accountId, alertId, resolution, deps.clock.now()));
       return alreadyResolved ? 'That alert was already resolved.' : undefined;
     });

@@ -9,8 +9,8 @@ import { fulfillmentPort } from '../../../../domain/fulfillment/port.js';
 import { createSalesOrder } from '../../../../domain/orders/create-order.js';
 import { validateCreateInput } from '../../../../domain/orders/order-input.js';
 import { CreateSalesOrderBody } from '../../../schemas/sales-orders-v1.js';
-import { bodySchemaProblems } from '../../../validation.js';
 import { field } from '../../components.js';
+import { schemaErrors } from '../../form-check.js';
 import { Layout, type PageContext } from '../../layout.js';
 import { pageContext, sendHtml } from '../../render.js';
 import { flash, sellerOf, type SellerUser } from '../../session.js';
@@ -112,7 +112,7 @@ export function registerSellerNewOrder(scope: FastifyInstance, deps: Deps): void
     const { input, rowOfLine, problems } = orderInput(form, store.integrationId, now);
     // The API's body schema, exactly as the route checks it, and the domain's checks that need no database
     // (validateCreateInput, which createSalesOrder runs again): every problem shown at once, one per input.
-    const refused = [...problems, ...schemaProblems(bodySchemaProblems(CreateSalesOrderBody, input), form, rowOfLine)];
+    const refused = [...problems, ...schemaProblems(schemaErrors(CreateSalesOrderBody, input), form, rowOfLine)];
     try {
       validateCreateInput(input);
     } catch (error) {

@@ -5,7 +5,9 @@ import { invalidField } from '../../../../domain/errors.js';
 import { closeReturn, type ReturnClosure } from '../../../../domain/orders/returns-close.js';
 import { receiveReturn, type ReturnReceipt } from '../../../../domain/orders/returns-receive.js';
 import { changeOrder } from '../../../admin/orders/operator.js';
-import { field, formAction } from '../../components.js';
+import { ReceiveReturnBody } from '../../../admin/orders/receive-return.js';
+import { formAction } from '../../components.js';
+import { readForm } from '../../form-check.js';
 import { sellerOf } from '../../session.js';
 
 /**
@@ -22,12 +24,10 @@ function returnIdOf(raw: string): number {
   return Number(raw);
 }
 
-/** The form's choice: "" = not put back in stock. */
+/** The form's choice, checked by the /admin route's body schema: "" is null, not put back in stock. */
 function restockChoice(body: unknown): number | null {
-  const raw = field(body, 'restockWarehouseId').trim();
-  if (raw === '') return null;
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw invalidField('warehouse', 'choose a warehouse from the list, or not to restock');
-  return Number(raw);
+  const words = { restockWarehouseId: { says: 'Warehouse: choose a warehouse from the list, or not to restock' } };
+  return readForm(ReceiveReturnBody, body, { blank: 'null', words }).restockWarehouseId ?? null;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
