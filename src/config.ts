@@ -13,6 +13,11 @@ export interface Config {
   databaseUrl: string | null;
   /** Connections each process keeps to PostgreSQL. */
   pgPoolSize: number;
+  /**
+   * DB_SPEEDUPS: "on" (default) or "off". Off runs every query the plain way (docs/architecture.md, "The
+   * database's fast paths"): a diagnostic switch for an operator who suspects one of them, never faster.
+   */
+  dbSpeedUps: boolean;
   adminToken: string | null;
   publicBaseUrl: string | null;
   /**
@@ -121,6 +126,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   const allowPrivate = text('CALLBACKS_ALLOW_PRIVATE')?.toLowerCase() ?? 'false';
   if (allowPrivate !== 'true' && allowPrivate !== 'false') problems.push(`CALLBACKS_ALLOW_PRIVATE must be "true" or "false", got "${allowPrivate}"`);
+  const speedUps = text('DB_SPEEDUPS')?.toLowerCase() ?? 'on';
+  if (speedUps !== 'on' && speedUps !== 'off') problems.push(`DB_SPEEDUPS must be "on" or "off", got "${speedUps}"`);
   const worker = (text('WORKER')?.toLowerCase() ?? 'inline') as Config['worker'];
   if (worker !== 'inline' && worker !== 'off') problems.push(`WORKER must be "inline" or "off", got "${worker}"`);
 
@@ -153,6 +160,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataDir: text('DATA_DIR') ?? './data',
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     pgPoolSize: int('PG_POOL_SIZE', 10, 1, 1000),
+    dbSpeedUps: speedUps !== 'off',
     adminToken,
     publicBaseUrl: publicBaseUrl ? publicBaseUrl.replace(/\/+$/, '') : null,
     trustProxy,

@@ -71,6 +71,7 @@ export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps 
       databaseUrl: config.databaseUrl,
       sqliteFile: sqliteFileOf(config),
       pgPoolSize: config.pgPoolSize,
+      speedUps: config.dbSpeedUps,
       onConnectionError: (err) => log.warn({ err }, 'database connection lost; the pool opens new ones, and requests answer 503 while the database is unreachable'),
     });
   const signer = overrides.signer ?? createSigner(resolveServerSecret(config.serverSecret, config.dataDir));

@@ -1,11 +1,11 @@
 import { startWalCheckpointer, WAL_BACKSTOP_PAGES, WAL_RELIEF_BYTES, walRelief } from './wal-checkpointer.js';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { groupCommitDialect, type GroupCommitStats } from './group-commit.js';
-import { pipelinedClientClass } from './pg-client.js';
+import { pipelinedClientClass, plainClientClass } from './pg-client.js';
 import { ensurePrivateDir, ensurePrivateFile, narrowExistingFile } from '../lib/private-files.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -17,6 +17,8 @@ export interface DbHandle {
   raw: { sqlite: SQLite.Database; reader: SQLite.Database | null } | { pool: pg.Pool };
   /** SQLite: how many COMMITs carried how many transactions (src/db/group-commit.ts); null on PostgreSQL. */
   groupCommit: GroupCommitStats | null;
+  /** Whether the fast paths are on (ConnectOptions.speedUps). */
+  speedUps: boolean;
   /**
    * SQLite on disk: checkpoints the WAL in the checkpointer thread and resolves when done (true when it
    * copied every frame); a writer of a long burst awaits it between writes (src/db/wal-checkpointer.ts).
@@ -54,6 +56,13 @@ export interface ConnectOptions {
   pgAcquireTimeoutMs?: number;
   /** Where connection errors of idle or checked-out pool clients are reported (they never crash the process). */
   onConnectionError?: (error: Error) => void;
+  /**
+   * The fast paths (docs/architecture.md, "The database's fast paths"), on unless false. Off: SQLite through
+   * Kysely's own driver on one connection (no group commit, no statement cache, no read connection, no raw
+   * rows or cached prepared reads); PostgreSQL with a plain client (every statement waited for, unnamed, rows
+   * as objects). The same answers, slower: for telling whether a fast path is at fault (DB_SPEEDUPS=off).
+   */
+  speedUps?: boolean;
 }
 
 const DEFAULT_PG_CONNECT_TIMEOUT_MS = 5000;
@@ -73,7 +82,7 @@ pg.types.setTypeParser(20, (v) => Number(v));
  * connection. null (in memory, a transaction open): go through Kysely, which waits for the writer.
  */
 export function syncReadConnection(handle: DbHandle | undefined): SQLite.Database | null {
-  if (!handle || !('sqlite' in handle.raw)) return null;
+  if (!handle || !handle.speedUps || !('sqlite' in handle.raw)) return null;
   const { sqlite, reader } = handle.raw;
   return sqlite.inTransaction ? reader : sqlite;
 }
@@ -87,6 +96,7 @@ function openReader(file: string): SQLite.Database {
 }
 
 export function connectDatabase(options: ConnectOptions): DbHandle {
+  const speedUps = options.speedUps ?? true;
   if (options.databaseUrl) {
     const connectTimeoutMs = options.pgConnectTimeoutMs ?? DEFAULT_PG_CONNECT_TIMEOUT_MS;
     // pg-pool hands its connectionTimeoutMillis to every client too, which would bound the connect and the
@@ -94,7 +104,7 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.pgPoolSize ?? 10,
-      Client: pipelinedClientClass(connectTimeoutMs),
+      Client: speedUps ? pipelinedClientClass(connectTimeoutMs) : plainClientClass(connectTimeoutMs),
       connectionTimeoutMillis: Math.max(options.pgAcquireTimeoutMs ?? DEFAULT_PG_ACQUIRE_TIMEOUT_MS, connectTimeoutMs),
       // Notices a peer that vanished without closing (a failover, a dropped network) on idle connections.
       keepAlive: true,
@@ -108,7 +118,7 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
     pool.on('error', onError);
     pool.on('connect', (client) => client.on('error', onError));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', raw: { pool }, groupCommit: null, close: () => db.destroy() };
+    return { db, dialect: 'postgres', raw: { pool }, groupCommit: null, speedUps, close: () => db.destroy() };
   }
   const onDisk = options.sqliteFile !== ':memory:';
   if (onDisk) {
@@ -155,14 +165,15 @@ export function connectDatabase(options: ConnectOptions): DbHandle {
   optimizer.unref();
   // Reads outside a transaction use a connection of their own (committed data, no wait behind the writer);
   // an in-memory database has no second connection (src/db/group-commit.ts).
-  const reader = onDisk ? openReader(options.sqliteFile) : null;
-  const dialect = groupCommitDialect(sqlite, reader);
-  const db = new Kysely<Database>({ dialect });
+  const reader = onDisk && speedUps ? openReader(options.sqliteFile) : null;
+  const grouped = speedUps ? groupCommitDialect(sqlite, reader) : null;
+  const db = new Kysely<Database>({ dialect: grouped ?? new SqliteDialect({ database: sqlite }) });
   return {
     db,
     dialect: 'sqlite',
     raw: { sqlite, reader },
-    groupCommit: dialect.driver.stats,
+    groupCommit: grouped?.driver.stats ?? null,
+    speedUps,
     ...(checkpointer ? { walCheckpoint: () => checkpointer.checkpointNow(), relieveWal: walRelief(`${options.sqliteFile}-wal`, checkpointer) } : {}),
     close: async () => {
       clearInterval(optimizer);

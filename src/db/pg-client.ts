@@ -104,6 +104,34 @@ export function observeRoundTrips(observer: () => void): () => void {
   return () => roundTripObservers.delete(observer);
 }
 
+/**
+ * The pool's client with the fast paths off (ConnectOptions.speedUps false): every statement is sent on its own
+ * and waited for, unnamed, its rows as objects. The service's marks are read and dropped, so readAhead,
+ * sendWithoutWaiting and the wide reads work unchanged: an answer sent ahead is simply there when taken.
+ */
+export function plainClientClass(connectTimeoutMs: number): typeof pg.Client {
+  return class PlainClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectTimeoutMs });
+    }
+
+    override query(...args: unknown[]): never {
+      for (const observer of roundTripObservers) observer();
+      const [text, values] = args;
+      const send = (a: unknown[]) => (super.query as (...a: unknown[]) => unknown)(...a);
+      if (args.length !== 2 || typeof text !== 'string' || !Array.isArray(values)) return send(args) as never;
+      const { sql, ticket } = marksOf(text);
+      const sent = send([sql, values]) as Promise<pg.QueryResult>;
+      if (ticket !== null) {
+        // Not unhandled if the caller never takes it; taking it still rejects.
+        sent.catch(() => undefined);
+        answersAhead.set(ticket, () => sent);
+      }
+      return sent as never;
+    }
+  };
+}
+
 export function pipelinedClientClass(connectTimeoutMs: number): typeof pg.Client {
   return class PipelinedClient extends pg.Client {
     /** Statements sent and not waited for, settled once answered (a failure is kept in #failure). */

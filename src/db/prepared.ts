@@ -39,7 +39,7 @@ export function prepareQuery<R, A extends Record<string, unknown>>(
         return statement.all(...(params as unknown[])) as R[];
       }
     } else {
-      const result = await handle.raw.pool.query({ name, text: compiled.sql, values: params as unknown[] });
+      const result = await handle.raw.pool.query({ ...(handle.speedUps ? { name } : {}), text: compiled.sql, values: params as unknown[] });
       return result.rows as R[];
     }
     const result = await handle.db.executeQuery<R>({ ...compiled, parameters: params });

@@ -32,6 +32,8 @@ export interface TestAppOptions {
   config?: Partial<Config>;
   /** Where the service log goes (at level trace), for tests that inspect what is logged. */
   logDestination?: DestinationStream;
+  /** false: the database's fast paths off (ConnectOptions.speedUps, DB_SPEEDUPS=off). */
+  speedUps?: boolean;
 }
 
 /**
@@ -43,26 +45,27 @@ export interface TestAppOptions {
  * SQLite (the template is shared by the run's processes, see sqliteTemplateFile), CREATE DATABASE … TEMPLATE
  * on PostgreSQL. The copy holds exactly what migrating a fresh database gives.
  */
-export async function createTestDatabase(): Promise<{ handle: DbHandle; drop(): Promise<void> }> {
+export async function createTestDatabase(options: { speedUps?: boolean } = {}): Promise<{ handle: DbHandle; drop(): Promise<void> }> {
+  const speedUps = options.speedUps ?? true;
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     // A database file, as `serve` uses one (a read connection beside the writer, the WAL checkpoint thread);
     // TEST_SQLITE_IN_MEMORY=1 runs on one in-memory connection instead.
     if (process.env.TEST_SQLITE_IN_MEMORY) {
-      const handle = connectDatabase({ databaseUrl: null, sqliteFile: ':memory:' });
+      const handle = connectDatabase({ databaseUrl: null, sqliteFile: ':memory:', speedUps });
       await migrateToLatest(handle.db as unknown as Kysely<unknown>, handle.dialect);
       return { handle, drop: async () => {} };
     }
     const dir = mkdtempSync(path.join(tmpdir(), 'mcs-test-'));
     const file = path.join(dir, 'test.sqlite');
     copyFileSync(await sqliteTemplateFile(), file);
-    const handle = connectDatabase({ databaseUrl: null, sqliteFile: file });
+    const handle = connectDatabase({ databaseUrl: null, sqliteFile: file, speedUps });
     return { handle, drop: async () => void rmSync(dir, { recursive: true, force: true }) };
   }
   const template = await postgresTemplate(url);
   const database = `t_${randomBytes(6).toString('hex')}`;
   await withAdmin(url, (admin) => admin.query(`create database ${database} template ${template}`));
-  const handle = connectDatabase({ databaseUrl: databaseUrl(url, database), sqliteFile: '', pgSchema: TEMPLATE_SCHEMA, pgPoolSize: 8 });
+  const handle = connectDatabase({ databaseUrl: databaseUrl(url, database), sqliteFile: '', pgSchema: TEMPLATE_SCHEMA, pgPoolSize: 8, speedUps });
   return { handle, drop: () => withAdmin(url, async (admin) => void (await admin.query(`drop database if exists ${database} with (force)`))) };
 }
 
@@ -203,7 +206,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const { handle, drop } = await createTestDatabase();
+  const { handle, drop } = await createTestDatabase({ speedUps: options.speedUps ?? true });
   const config = testConfig({
     ...(options.rateLimit ? { rateLimitRps: options.rateLimit.rps, rateLimitBurst: options.rateLimit.burst } : {}),
     ...options.config,

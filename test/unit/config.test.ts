@@ -32,6 +32,8 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ PG_POOL_SIZE: '25' }).pgPoolSize, 25);
     assert.equal(c.workerCallbackConcurrency, 8);
     assert.equal(loadConfig({ WORKER_CALLBACK_CONCURRENCY: '0' }).workerCallbackConcurrency, 0);
+    assert.equal(loadConfig({}).dbSpeedUps, true);
+    assert.equal(loadConfig({ DB_SPEEDUPS: 'OFF' }).dbSpeedUps, false);
     // A dead worker's job is taken over within 30 s (issue 22): the default lease is shorter than that.
     assert.equal(c.jobLeaseMs, 20_000);
     assert.equal(loadConfig({ JOB_LEASE_SECONDS: '5' }).jobLeaseMs, 5_000);
@@ -107,6 +109,7 @@ describe('loadConfig', () => {
     [{ PUBLIC_BASE_URL: 'example.com' }, 'PUBLIC_BASE_URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ WORKER: 'sometimes' }, 'WORKER'],
+    [{ DB_SPEEDUPS: 'fast' }, 'DB_SPEEDUPS'],
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
     [{ SERVER_SECRET: 'too-short' }, 'SERVER_SECRET'],
     [{ JSON_BODY_LIMIT_MB: '0' }, 'JSON_BODY_LIMIT_MB'],
