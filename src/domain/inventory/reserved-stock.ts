@@ -1,5 +1,6 @@
 import { sql, type CompiledQuery, type Selectable } from 'kysely';
 import { readAhead } from '../../db/unanswered.js';
+import { mostAvailableOf } from './most-available.js';
 import { runEach } from '../../db/companion-writes.js';
 import { argList, argRow, compiledBySize, compiledStatement, everyColumn, listArgsOf, rowArgsOf } from '../../db/compiled.js';
 import type { InventoryReservationsTable } from '../../db/schema.js';
@@ -254,17 +255,18 @@ export async function reduceReservation(tx: Tx, accountId: number, lineId: numbe
 /** The candidate warehouse holding the most available units of the product (ties: lowest id), if any. */
 export async function mostAvailable(tx: Tx, accountId: number, productId: number, candidates: number[]) {
   if (candidates.length === 0) return undefined;
-  return tx
+  // The candidates' rows are read and the rule picks among them (most-available.ts), so the choice is made in
+  // one place: a new order's one-statement plan picks from its snapshot with the same function.
+  const rows = await tx
     .selectFrom('inventory')
     .select(['warehouse_id', 'available_quantity'])
     .where('account_id', '=', accountId)
     .where('product_id', '=', productId)
     .where('warehouse_id', 'in', candidates)
     .where('available_quantity', '>', 0)
-    .orderBy('available_quantity', 'desc')
-    .orderBy('warehouse_id')
-    .limit(1)
-    .executeTakeFirst();
+    .execute();
+  const top = mostAvailableOf(new Map(rows.map((r) => [Number(r.warehouse_id), Number(r.available_quantity)])), candidates);
+  return top ? { warehouse_id: top.warehouseId, available_quantity: top.available } : undefined;
 }
 
 /** Available units (> 0) of some products in some warehouses, keyed "warehouseId:productId". */

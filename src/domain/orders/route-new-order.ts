@@ -6,6 +6,7 @@ import { savepointAhead } from '../../db/savepoint.js';
 import type { Tx } from '../../db/tx.js';
 import type { WarehouseRow } from '../accounts/warehouses.js';
 import { availableByProduct, holdStockRow, reservationWrites, reserveStockLeaving, reserveStockRowsAhead, type LedgerEntry, type StockTake } from '../inventory/reserved-stock.js';
+import { mostAvailableOf } from '../inventory/most-available.js';
 import { productTouchWrites, refreshProductCopies, touchAndLockAhead, type CopiesHeld } from '../inventory/stock-touch.js';
 import { routeLine, routeRowOf, type LineToRoute, type RoutingPlace } from './routing.js';
 
@@ -42,20 +43,9 @@ const insertRoutes = compiledBySize<never, Record<string, unknown>>((db, arg, n)
   db.insertInto('order_line_routes').values(Array.from({ length: n }, (_, i) => argRow<RouteInsert>(arg, i, ROUTE_COLUMNS))),
 );
 
-/** The candidate with the most available units (ties: lowest warehouse id), as mostAvailable picks it. */
-function bestCandidate(stock: Map<number, number>, candidates: readonly number[]): { warehouseId: number; available: number } | null {
-  let best: { warehouseId: number; available: number } | null = null;
-  for (const warehouseId of candidates) {
-    const available = stock.get(warehouseId) ?? 0;
-    if (available <= 0) continue;
-    if (!best || available > best.available || (available === best.available && warehouseId < best.warehouseId)) best = { warehouseId, available };
-  }
-  return best;
-}
-
-/** The next placement of `remaining` units: as many as the best candidate holds, at most all of them. */
+/** The next placement of `remaining` units: as many as the routing rule's pick holds, at most all of them. */
 function nextTake(stock: Map<number, number>, candidates: readonly number[], remaining: number): { warehouseId: number; available: number; units: number } | null {
-  const top = bestCandidate(stock, candidates);
+  const top = mostAvailableOf(stock, candidates);
   return top && { ...top, units: Math.min(remaining, top.available) };
 }
 
