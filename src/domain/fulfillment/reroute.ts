@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/tx.js';
 import { listAccountWarehouses } from '../accounts/warehouses.js';
-import { releaseRouteUnits } from '../orders/reservations.js';
+import { addReservedUnitsToRoute, releaseRouteUnits } from '../orders/reservations.js';
 import { touchProductInventory } from '../inventory/stock-touch.js';
 import { candidateWarehouses } from '../orders/routing.js';
 import type { FulfillmentOrderRow } from './access.js';
@@ -26,42 +26,6 @@ export interface Unplaced {
 }
 
 const MAX_PLACEMENT_ATTEMPTS = 50;
-
-async function addReservedUnitsToRoute(
-  tx: Tx,
-  accountId: number,
-  route: { order_id: number; line_id: number; product_id: number },
-  warehouseId: number,
-  units: number,
-  now: Date,
-): Promise<void> {
-  const iso = now.toISOString();
-  await tx
-    .insertInto('order_line_routes')
-    .values({
-      account_id: accountId,
-      order_id: route.order_id,
-      line_id: route.line_id,
-      warehouse_id: warehouseId,
-      product_id: route.product_id,
-      quantity: units,
-      reserved_quantity: units,
-      backorder_quantity: 0,
-      shipped_quantity: 0,
-      cancelled_quantity: 0,
-      assembled_quantity: null,
-      routed_at: iso,
-      updated_at: iso,
-    })
-    .onConflict((oc) =>
-      oc.columns(['account_id', 'line_id', 'warehouse_id']).doUpdateSet((eb) => ({
-        quantity: eb('order_line_routes.quantity', '+', eb.ref('excluded.quantity')),
-        reserved_quantity: eb('order_line_routes.reserved_quantity', '+', eb.ref('excluded.reserved_quantity')),
-        updated_at: iso,
-      })),
-    )
-    .execute();
-}
 
 export async function rerouteRejectedUnits(tx: Tx, fo: FulfillmentOrderRow, now: Date): Promise<Unplaced[]> {
   const accountId = fo.account_id;

@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../../db/tx.js';
+import { swapProductLandedCost } from '../catalog/product-landed-cost.js';
 import { add, divideToScale, max, multiply, signOf, subtract, sum } from '../../lib/decimal.js';
 import { notFound } from '../errors.js';
 
@@ -112,16 +113,7 @@ export async function recordLandedCost(tx: Tx, accountId: number, productId: num
       .where('id', '=', productId)
       .executeTakeFirstOrThrow();
     const next = addLandedCost({ units: current.landed_cost_units, total: current.landed_cost_total }, addition);
-    const swapped = await tx
-      .updateTable('products')
-      .set({ landed_cost: next.landedCost, landed_cost_units: next.units, landed_cost_total: next.total })
-      .where('account_id', '=', accountId)
-      .where('id', '=', productId)
-      .where('landed_cost_units', '=', current.landed_cost_units)
-      .where('landed_cost_total', '=', current.landed_cost_total)
-      .returning('id')
-      .executeTakeFirst();
-    if (swapped) return;
+    if (await swapProductLandedCost(tx, accountId, productId, { units: current.landed_cost_units, total: current.landed_cost_total }, next)) return;
   }
   throw new Error(`landed cost of product ${productId} kept changing under ${MAX_CAS_ATTEMPTS} attempts`);
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { cappedCount } from '../../db/capped-count.js';
-import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
+import { refreshLowStockGaps, writeLowStockThreshold } from '../catalog/product-low-stock-gap.js';
 import { invalidArgument, notFound } from '../errors.js';
 
 /**
@@ -13,46 +13,12 @@ import { invalidArgument, notFound } from '../errors.js';
  * low_stock_gap = threshold − that total, recomputed by every stock change of the product (stock-touch.ts
  * recomputes it in the statement that touches the products after each write) and when the
  * threshold is set. A SKU is low while its gap is ≥ 0; the list and the count read products_low_stock, an
- * index of the gaps, most short first: the low SKUs only, whatever the size of the catalog.
+ * index of the gaps, most short first: the low SKUs only, whatever the size of the catalog. The columns are
+ * the catalog's (src/domain/catalog/product-low-stock-gap.ts writes them).
  */
 
 /** ">= 0" as a literal: SQLite matches a partial index's condition against the query's own terms. */
 const LOW = sql.lit(0);
-
-/** Products per statement when gaps are refreshed (stock-touch.ts slices its batches alike). */
-const SLICE = 100;
-
-/**
- * threshold − units available in the product's sellable warehouses, for the products (alias "products") of
- * an UPDATE: one correlated sum over the product's few stock rows.
- */
-export const lowStockGapExpression = sql<number>`low_stock_threshold - coalesce((select sum(i.available_quantity) from inventory i
-  where i.account_id = products.account_id and i.product_id = products.id
-    and i.warehouse_id in (select w.id from warehouses w where w.account_id = products.account_id and w.channel_fulfilled = 0)), 0)`;
-
-const refreshGaps = compiledBySize<never, Record<string, unknown>>(
-  (db, arg, n) =>
-    db
-      .updateTable('products')
-      .set({ low_stock_gap: lowStockGapExpression })
-      .where('id', 'in', argList<number>(arg, 'p', n))
-      // `+ 0` as in stock-touch.ts: primary-key lookups of the ids, not an account-wide index range.
-      .where(sql<number>`${sql.ref('account_id')} + 0`, '=', arg<number>('accountId'))
-      .where('low_stock_threshold', 'is not', null),
-  SLICE,
-);
-
-/**
- * Recomputes the low-stock gap of these products (those without a threshold are left alone), when their
- * threshold is set. A stock change recomputes it in the same statement that touches the products
- * (stock-touch.ts), so the list never shows a stale figure and no stock write pays another statement.
- */
-export async function refreshLowStockGaps(db: Db, accountId: number, productIds: readonly number[]): Promise<void> {
-  for (let i = 0; i < productIds.length; i += SLICE) {
-    const slice = productIds.slice(i, i + SLICE);
-    await refreshGaps.all(db, slice.length, { accountId, ...listArgsOf('p', slice) });
-  }
-}
 
 /** The highest threshold a seller may set (a whole number from 0). */
 export const LOW_STOCK_MAX = 1_000_000;
@@ -109,16 +75,12 @@ export async function setLowStockThreshold(db: Db, accountId: number, sku: strin
   if (threshold !== null && (!Number.isInteger(threshold) || threshold < 0 || threshold > LOW_STOCK_MAX)) {
     throw invalidArgument(`The low-stock alert must be a whole number from 0 to ${LOW_STOCK_MAX.toLocaleString('en-US')}, or empty for no alert.`);
   }
-  const row = await db
-    .updateTable('products')
-    .set({ low_stock_threshold: threshold, low_stock_gap: null })
-    .where('account_id', '=', accountId)
-    .where('sku', '=', sku)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound(`No product has the SKU "${sku}".`);
-  if (threshold !== null) await refreshLowStockGaps(db, accountId, [row.id]);
-  return row.id;
+  const productId = await writeLowStockThreshold(db, accountId, sku, threshold);
+  if (productId === null) throw notFound(`No product has the SKU "${sku}".`);
+  // A stock change recomputes the gap in the statement that touches the products (stock-touch.ts); a new
+  // threshold needs it computed now, so the list never shows a stale figure.
+  if (threshold !== null) await refreshLowStockGaps(db, accountId, [productId]);
+  return productId;
 }
 
 /** A SKU's threshold (null: no alert); the SKU is matched exactly. */

@@ -1,8 +1,6 @@
-import { sql, type CompiledQuery } from 'kysely';
 import { runEach } from '../../db/companion-writes.js';
-import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
 import type { Db } from '../../db/tx.js';
-import { lowStockGapExpression } from './low-stock.js';
+import { productTouchWrites } from '../catalog/product-stock-touch.js';
 import { sendWithoutWaiting } from '../../db/unanswered.js';
 import { lockProductVariants, lockProductVariantsAhead } from '../listings/variant-stock.js';
 import { refreshLockedVariantStock, refreshVariantStock } from './variant-stock-sync.js';
@@ -16,27 +14,6 @@ export async function touchProductInventory(tx: Db, accountId: number, productId
   await touchProductsInventory(tx, accountId, [productId], now);
 }
 
-/** Products per statement: a batch of any size touches its products in slices of this many. */
-const SLICE = 100;
-
-const touchProducts = compiledBySize<never, Record<string, unknown>>(
-  (db, arg, n) =>
-    db
-      .updateTable('products')
-      // The timestamp only moves forward; a SKU with a low-stock alert gets its gap recomputed in the same
-      // statement (low-stock.ts), so a stock write pays no statement for alerts.
-      .set((eb) => ({
-        inventory_updated_at: sql<string>`case when ${eb.ref('inventory_updated_at')} < ${arg('iso')} then ${arg('iso')} else ${eb.ref('inventory_updated_at')} end`,
-        low_stock_gap: sql<number | null>`case when ${eb.ref('low_stock_threshold')} is null then null else ${lowStockGapExpression} end`,
-      }))
-      .where('id', 'in', argList<number>(arg, 'p', n))
-      // `+ 0`: the tenancy filter must not steer SQLite (no statistics) to an account-wide index range
-      // (products_account_inventory_updated) instead of the primary-key lookups of the ids.
-      .where(sql<number>`${sql.ref('account_id')} + 0`, '=', arg<number>('accountId'))
-      .where((eb) => eb.or([eb('inventory_updated_at', '<', arg('iso')), eb('low_stock_threshold', 'is not', null)])),
-  SLICE,
-);
-
 /**
  * What applyStockChange does after its update, once per product of a batch (a new order's reserved SKUs,
  * a v1 update's items, an import's lines): the product's inventory timestamp moves forward (it orders
@@ -49,18 +26,10 @@ export async function touchProductsInventory(tx: Db, accountId: number, productI
 
 /**
  * touchProductsInventory in two steps, for a caller that sends the products' statements with another write
- * (a new order's routes: src/db/companion-writes.ts) and then calls refreshProductCopies.
+ * (a new order's routes: src/db/companion-writes.ts) and then calls refreshProductCopies. The statements are
+ * the catalog's (it owns the products table).
  */
-export function productTouchWrites(tx: Db, accountId: number, productIds: readonly number[], now: Date): CompiledQuery[] {
-  const ids = [...new Set(productIds)].sort((a, b) => a - b);
-  const iso = now.toISOString();
-  const writes: CompiledQuery[] = [];
-  for (let i = 0; i < ids.length; i += SLICE) {
-    const slice = ids.slice(i, i + SLICE);
-    writes.push(touchProducts.bound(tx, slice.length, { accountId, iso, ...listArgsOf('p', slice) }));
-  }
-  return writes;
-}
+export { productTouchWrites };
 
 /**
  * Products whose inventory timestamps were written and whose listing variants were locked ahead of the

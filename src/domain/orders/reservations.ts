@@ -5,7 +5,7 @@ import { takeKitComponentUnits } from './kit-routing.js';
 
 /**
  * Units a line holds on its routes. The stock they hold is the inventory area's (src/domain/inventory/
- * reserved-stock.ts); this file moves units off routes and tells the inventory area what to give back.
+ * reserved-stock.ts); this file moves units onto and off routes and tells the inventory area what to give back.
  */
 
 export interface ReleaseRouteUnitsInput {
@@ -75,4 +75,45 @@ export async function releaseRouteUnits(tx: Tx, input: ReleaseRouteUnitsInput): 
     released += take;
   }
   return released;
+}
+
+/**
+ * Puts `units` reserved units of a line on its route in `warehouseId` (a new route, or added to the one there):
+ * the re-route of a rejected fulfillment order's units (src/domain/fulfillment/reroute.ts), after it reserved
+ * the stock and recorded the reservation.
+ */
+export async function addReservedUnitsToRoute(
+  tx: Tx,
+  accountId: number,
+  route: { order_id: number; line_id: number; product_id: number },
+  warehouseId: number,
+  units: number,
+  now: Date,
+): Promise<void> {
+  const iso = now.toISOString();
+  await tx
+    .insertInto('order_line_routes')
+    .values({
+      account_id: accountId,
+      order_id: route.order_id,
+      line_id: route.line_id,
+      warehouse_id: warehouseId,
+      product_id: route.product_id,
+      quantity: units,
+      reserved_quantity: units,
+      backorder_quantity: 0,
+      shipped_quantity: 0,
+      cancelled_quantity: 0,
+      assembled_quantity: null,
+      routed_at: iso,
+      updated_at: iso,
+    })
+    .onConflict((oc) =>
+      oc.columns(['account_id', 'line_id', 'warehouse_id']).doUpdateSet((eb) => ({
+        quantity: eb('order_line_routes.quantity', '+', eb.ref('excluded.quantity')),
+        reserved_quantity: eb('order_line_routes.reserved_quantity', '+', eb.ref('excluded.reserved_quantity')),
+        updated_at: iso,
+      })),
+    )
+    .execute();
 }

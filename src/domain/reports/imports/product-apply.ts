@@ -3,6 +3,7 @@ import type { ProductsTable } from '../../../db/schema.js';
 import type { Db } from '../../../db/tx.js';
 import type { ProductColumn } from '../../catalog/product-fields.js';
 import { rebuildProductSearch, writeProductSearch } from '../../catalog/product-search.js';
+import { deleteProductAttribute, insertProductsIfAbsent, updateProductColumns, upsertProductAttributes } from '../../catalog/product-import-writes.js';
 import { findProductsBySkus, newProductRow } from '../../catalog/products.js';
 import { clip, lineError } from './cells.js';
 import type { ProductPlan, ProductRow } from './product-plan.js';
@@ -37,7 +38,6 @@ interface Working {
 }
 
 const INSERT_SLICE = 100;
-const UPSERT_SLICE = 400;
 
 export async function applyProductChunk(db: Db, ctx: ImportContext, plan: ProductPlan, lines: ParsedLine<ProductRow>[], apply: boolean): Promise<LineError[]> {
   const skus = [...new Set(lines.map((l) => l.row.sku))];
@@ -139,7 +139,7 @@ async function writeChanges(db: Db, ctx: ImportContext, products: Map<string, Wo
     if (product.id === null || product.inserted || (product.changed.size === 0 && product.changedAttributes.size === 0)) continue;
     const set: Updateable<ProductsTable> = { updated_at: now };
     for (const column of product.changed) assignColumn(set, column, product.values.get(column) ?? null);
-    await db.updateTable('products').set(set).where('account_id', '=', ctx.accountId).where('id', '=', product.id).execute();
+    await updateProductColumns(db, ctx.accountId, product.id, set);
     if (product.changed.has('title') || product.changed.has('brand')) retitled.push(product.id);
   }
   // The catalog search's words of a product whose title or brand changed (product-search.ts).
@@ -154,18 +154,8 @@ async function writeChanges(db: Db, ctx: ImportContext, products: Map<string, Wo
       else deletes.set(id, [...(deletes.get(id) ?? []), product.id!]);
     }
   }
-  for (let i = 0; i < upserts.length; i += UPSERT_SLICE) {
-    await db
-      .insertInto('product_attributes')
-      .values(upserts.slice(i, i + UPSERT_SLICE))
-      .onConflict((oc) =>
-        oc.columns(['account_id', 'product_id', 'attribute_id']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), updated_at: eb.ref('excluded.updated_at') })),
-      )
-      .execute();
-  }
-  for (const [id, productIds] of deletes) {
-    await db.deleteFrom('product_attributes').where('account_id', '=', ctx.accountId).where('attribute_id', '=', id).where('product_id', 'in', productIds).execute();
-  }
+  await upsertProductAttributes(db, upserts);
+  for (const [id, productIds] of deletes) await deleteProductAttribute(db, ctx.accountId, id, productIds);
 }
 
 /**
@@ -181,12 +171,7 @@ async function insertProducts(db: Db, accountId: number, created: [string, Worki
       for (const column of p.changed) assignColumn(row, column, p.values.get(column) ?? null);
       return row;
     });
-    const inserted = await db
-      .insertInto('products')
-      .values(rows)
-      .onConflict((oc) => oc.columns(['account_id', 'sku']).doNothing())
-      .returning(['id', 'sku'])
-      .execute();
+    const inserted = await insertProductsIfAbsent(db, rows);
     const ids = new Map(inserted.map((r) => [r.sku, r.id]));
     // The catalog search's words of the new products, as inserted (product-search.ts); a raced SKU's product
     // has its own, rewritten by the update pass when its title or brand changes.
