@@ -1,31 +1,30 @@
 import { CompiledQuery } from 'kysely';
+import { inEntrySavepoint } from './entry-savepoint.js';
 import type { Db } from './tx.js';
 import { sendWithoutWaiting } from './unanswered.js';
 
-// Fixed texts: run as compiled queries (no query building per batch entry).
-const SAVEPOINT = CompiledQuery.raw('savepoint entry');
-const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint entry');
-const RELEASE = CompiledQuery.raw('release savepoint entry');
+/** What inSavepoint's `fn` answered when `keep` refused it: carried out of the savepoint, which is then rolled back. */
+class NotKept<T> {
+  constructor(readonly result: T) {}
+}
 
 /**
  * Runs `fn` inside a savepoint of the current transaction (SQLite and PostgreSQL alike) and keeps its
  * writes only when `keep(result)` is true; otherwise they are rolled back and the transaction goes on.
  * For batch work where one entry's late failure (a conditional update that matched nothing) must undo that
- * entry's earlier writes without losing the others'. A thrown error also rolls back the savepoint.
+ * entry's earlier writes without losing the others'. A thrown error also rolls back the savepoint, and is
+ * thrown on; so is a failure of one of the entry's statements that surfaces only at the savepoint's release
+ * (PostgreSQL, src/db/unanswered.ts): inEntrySavepoint (entry-savepoint.ts) waits for it inside the entry.
  */
 export async function inSavepoint<T>(tx: Db, fn: () => Promise<T>, keep: (result: T) => boolean): Promise<T> {
-  await tx.executeQuery(SAVEPOINT);
-  let result: T;
-  try {
-    result = await fn();
-  } catch (error) {
-    await tx.executeQuery(ROLLBACK_TO);
-    await tx.executeQuery(RELEASE);
-    throw error;
-  }
-  if (!keep(result)) await tx.executeQuery(ROLLBACK_TO);
-  await tx.executeQuery(RELEASE);
-  return result;
+  const outcome = await inEntrySavepoint(tx, async () => {
+    const result = await fn();
+    if (!keep(result)) throw new NotKept(result);
+    return result;
+  });
+  if (outcome.ok) return outcome.value;
+  if (outcome.error instanceof NotKept) return (outcome.error as NotKept<T>).result;
+  throw outcome.error;
 }
 
 const AHEAD = CompiledQuery.raw('savepoint ahead');

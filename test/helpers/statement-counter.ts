@@ -7,10 +7,11 @@ import { observeRoundTrips } from '../../src/db/pg-client.js';
  * included), on SQLite each run of a prepared better-sqlite3 statement. `roundTrips` (PostgreSQL) counts those
  * the service waited for: a BEGIN and a statement sent without waiting ride with the next one
  * (src/db/pg-client.ts). Counts every caller in the process, so run nothing else in parallel. TRACE_STATEMENTS=1
- * prints the start of each statement counted.
+ * prints the start of each statement counted; `texts` holds each one's text (on SQLite, as prepared).
  */
-export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: number; roundTrips: number }> {
+export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: number; roundTrips: number; texts: string[] }> {
   let statements = 0;
+  const texts: string[] = [];
   let roundTrips = 0;
   const stopObserving = observeRoundTrips(() => {
     roundTrips += 1;
@@ -27,6 +28,7 @@ export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result
     patched.push([proto, name, original]);
     proto[name] = function (this: unknown, ...args: unknown[]) {
       statements += 1;
+      texts.push(textOf(this, args[0]));
       if (process.env.TRACE_STATEMENTS === '1') traceStatement(args[0]);
       return original.apply(this, args);
     };
@@ -35,11 +37,20 @@ export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result
   for (const name of ['run', 'get', 'all', 'iterate']) wrap(statementProto, name);
   try {
     const result = await fn();
-    return { result, statements, roundTrips };
+    return { result, statements, roundTrips, texts };
   } finally {
     stopObserving();
     for (const [proto, name, original] of patched) proto[name] = original;
   }
+}
+
+/** A pg query's text (marks of src/db/pg-client.ts left in), or a better-sqlite3 statement's source. */
+function textOf(target: unknown, first: unknown): string {
+  if (typeof first === 'string') return first;
+  const text = (first as { text?: unknown } | null)?.text;
+  if (typeof text === 'string') return text;
+  const source = (target as { source?: unknown } | null)?.source;
+  return typeof source === 'string' ? source : '';
 }
 
 function traceStatement(first: unknown) {

@@ -71,8 +71,20 @@ export async function nudgeSubscribers(tx: Db, accountId: number, eventType: Eve
   if (!found) {
     const looked = subscribersOf.all(tx, { accountId, eventType }).then(subscribersFrom);
     perTx.set(key, (found = () => looked));
+    forgetIfFailed(perTx, key, found, looked);
   }
   return found();
+}
+
+/**
+ * A lookup that failed is not kept: in a batch whose entries run in savepoints of one transaction
+ * (src/db/entry-savepoint.ts) it may have carried the failure of a statement of the entry that was rolled back,
+ * and the next entries must look again rather than fail with it.
+ */
+function forgetIfFailed(perTx: Map<string, () => Promise<Subscribers>>, key: string, found: () => Promise<Subscribers>, looked: Promise<Subscribers>): void {
+  looked.catch(() => {
+    if (perTx.get(key) === found) perTx.delete(key);
+  });
 }
 
 /**
@@ -87,7 +99,14 @@ export async function prefetchNudgeSubscribers(tx: Db, accountId: number, eventT
   const answer = await readAhead(tx, subscribersOf.bound(tx, { accountId, eventType }));
   // Taken by a later nudgeSubscribers, or never (the transaction emitted nothing, or failed).
   let found: Promise<Subscribers> | null = null;
-  perTx.set(key, () => (found ??= answer().then(subscribersFrom)));
+  const take = () => {
+    if (found === null) {
+      found = answer().then(subscribersFrom);
+      forgetIfFailed(perTx, key, take, found);
+    }
+    return found;
+  };
+  perTx.set(key, take);
 }
 
 /** The subscribers this transaction already looked up or sent ahead (no statement), else undefined. */
