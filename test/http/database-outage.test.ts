@@ -6,7 +6,7 @@ import { buildApp } from '../../src/app.js';
 import { withTx } from '../../src/db/tx.js';
 import { migrateToLatest } from '../../src/db/migrations/index.js';
 import { createDeps, createLogger } from '../../src/deps.js';
-import { enqueueJob } from '../../src/jobs/enqueue.js';
+import { enqueueJob } from '../../src/db/outbox.js';
 import { JobRegistry } from '../../src/jobs/registry.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { createSigner } from '../../src/lib/signer.js';

@@ -1,6 +1,6 @@
 import type { Deps } from '../../../deps.js';
 import { withTx, type Db } from '../../../db/tx.js';
-import { enqueueJob } from '../../../jobs/enqueue.js';
+import { enqueueJob } from '../../../db/outbox.js';
 import type { StoredFile } from '../../../lib/file-store/index.js';
 import { invalidField, notFound } from '../../errors.js';
 import { fileDelimiter } from '../csv/delimiter.js';
