@@ -7,7 +7,7 @@ import { resolveServerSecret } from './lib/server-secret.js';
 import { createSigner, type Signer } from './lib/signer.js';
 import type { FastifyRequest } from 'fastify';
 import { REDACTED, redactUrl, redactUrlsInText } from './lib/log-redaction.js';
-import { createFileStore, type FileStore } from './lib/file-store/index.js';
+import { createFileStore, type FileStore } from './db/file-store/index.js';
 import type { CallbackSender } from './domain/callbacks/transport.js';
 import { createMetrics, type Metrics } from './lib/metrics.js';
 
@@ -19,7 +19,7 @@ export interface Deps {
   clock: Clock;
   signer: Signer;
   rateLimiter: RateLimiter | null;
-  /** Report files (src/lib/file-store): the database, or FILE_STORE_DIR. */
+  /** Report files (src/db/file-store): the database, or FILE_STORE_DIR. */
   files: FileStore;
   /** Sends callbacks to partners; unset: the production sender (src/domain/callbacks/send.ts). */
   callbackSender?: CallbackSender;

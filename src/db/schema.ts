@@ -926,7 +926,7 @@ export interface ProductAttributesTable {
   updated_at: string;
 }
 
-/** File store metadata (src/lib/file-store); the bytes are chunks below or files under FILE_STORE_DIR. */
+/** File store metadata (src/db/file-store); the bytes are chunks below or files under FILE_STORE_DIR. */
 export interface StoredFilesTable {
   id: Generated<number>;
   account_id: number;

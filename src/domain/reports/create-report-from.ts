@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { withTx } from '../../db/tx.js';
-import type { StoredFile } from '../../lib/file-store/index.js';
+import type { StoredFile } from '../../db/file-store/index.js';
 import { createReport } from './create-report.js';
 import type { ExportType, ImportType, ReportOptions, ReportRow } from './model.js';
 

@@ -1,5 +1,5 @@
 import type { Deps } from '../../../deps.js';
-import type { StoredFile } from '../../../lib/file-store/index.js';
+import type { StoredFile } from '../../../db/file-store/index.js';
 import { nextTurn } from '../../../lib/next-turn.js';
 import { reportOptions, type ExportType, type ReportOptions, type ReportRow } from '../model.js';
 import { PipeClosedError } from './byte-pipe.js';

@@ -1,7 +1,7 @@
 import type { Deps } from '../../../deps.js';
 import { withTx, type Db } from '../../../db/tx.js';
 import { enqueueJob } from '../../../db/outbox.js';
-import type { StoredFile } from '../../../lib/file-store/index.js';
+import type { StoredFile } from '../../../db/file-store/index.js';
 import { invalidField, notFound } from '../../errors.js';
 import { fileDelimiter } from '../csv/delimiter.js';
 import { checkImportOptions } from '../imports/options.js';
