@@ -5,7 +5,7 @@ import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { withTx } from '../../src/db/tx.js';
 import { migrateToLatest } from '../../src/db/migrations/index.js';
-import { createDeps, createLogger } from '../../src/deps.js';
+import { createDeps, createLogger } from '../../src/create-deps.js';
 import { enqueueJob } from '../../src/db/outbox.js';
 import { JobRegistry } from '../../src/jobs/registry.js';
 import { JobWorker } from '../../src/jobs/worker.js';
