@@ -1,14 +1,15 @@
-// The service's import rules (issue 27), checked by `npm run lint` (docs/architecture.md has the picture).
+// The service's import rules (issue 27), checked by `npm run lint`. Over src/ only: tests, bench and scripts
+// may import anything, and packages/client is its own package (not followed).
 //
-// Three kinds of rule, all over src/ only (tests, bench and scripts may import anything; packages/client is
-// its own package and is not followed):
-// 1. layer-<name>-upward: a layer imports only itself and the layers below it. Layers in one tier are
-//    peers and do not import each other either.
-// 2. area-<name>-upward: inside the domain, an area imports only itself, the areas below it and the shared
-//    domain files; areas in one tier are peers.
-// 3. no-cycle: no import cycle anywhere in src/, except a migration and the migrations' index, which share
-//    the migration context type (issue 27 allows it).
-// Plus not-layered: a file under src/ that fits no layer fails until it is given one here.
+// - layer-<name>-upward: a layer imports only itself and the layers below it (LAYERS). Layers in one tier
+//   are peers and do not import each other either.
+// - area-<name>-upward: inside the domain, an area imports only itself, the areas below it (AREAS) and the
+//   shared domain files; areas in one tier are peers. shared-domain-upward: the shared files import no area.
+// - no-cycle: no import cycle anywhere in src/, except among the migrations and their index, which every
+//   migration imports for its context type (issue 27 allows it).
+// - not-layered, domain-not-in-area: a new top-level place under src/ or src/domain/ fails until it is
+//   given a place here, so nothing escapes the rules by being new.
+// Type-only imports count like any other. No exceptions are configured.
 
 /** Top to bottom. An entry is one layer, or an array of peer layers at the same height. */
 const LAYERS = [
