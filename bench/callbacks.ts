@@ -33,7 +33,8 @@ import { startPartnerSim, type PartnerSim } from '../src/cli/partner-sim-server.
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest } from '../src/db/migrations/index.js';
 import { withTx } from '../src/db/tx.js';
-import { closeDeps, createDeps, type Deps } from '../src/deps.js';
+import { closeDeps, createDeps } from '../src/create-deps.js';
+import type { Deps } from '../src/deps.js';
 import { createAccount } from '../src/domain/accounts/accounts.js';
 import { registerApp } from '../src/domain/accounts/apps.js';
 import { installApp } from '../src/domain/accounts/installations.js';

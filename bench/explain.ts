@@ -32,7 +32,7 @@ import type pg from 'pg';
 import { buildApp } from '../src/app.js';
 import type { DbHandle } from '../src/db/connect.js';
 import { marksOf } from '../src/db/pg-client.js';
-import { closeDeps, createDeps } from '../src/deps.js';
+import { closeDeps, createDeps } from '../src/create-deps.js';
 import { envInt, machineLines } from './common.js';
 import { runMain, withBenchService, writeSection } from './harness.js';
 import { explainStatement, fullScans, type Plan } from './plans.js';

@@ -32,7 +32,7 @@ import type { Kysely } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest } from '../src/db/migrations/index.js';
-import { closeDeps, createDeps } from '../src/deps.js';
+import { closeDeps, createDeps } from '../src/create-deps.js';
 import { envInt, freePort, machineLines, median, procStatusKb } from './common.js';
 import { withBenchDatabase, type BenchDatabase } from './database.js';
 import { expectOk, runMain, writeSection } from './harness.js';

@@ -1,17 +1,18 @@
-import pino, { type Logger } from 'pino';
-import { sqliteFileOf, type Config } from './config.js';
-import { connectDatabase, type DbHandle } from './db/connect.js';
-import { systemClock, type Clock } from './lib/clock.js';
-import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './lib/rate-limit.js';
-import { resolveServerSecret } from './lib/server-secret.js';
-import { createSigner, type Signer } from './lib/signer.js';
-import type { FastifyRequest } from 'fastify';
-import { REDACTED, redactUrl, redactUrlsInText } from './lib/log-redaction.js';
-import { createFileStore, type FileStore } from './lib/file-store/index.js';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { DbHandle } from './db/connect.js';
+import type { FileStore } from './db/file-store/index.js';
 import type { CallbackSender } from './domain/callbacks/transport.js';
-import { createMetrics, type Metrics } from './lib/metrics.js';
+import type { Clock } from './lib/clock.js';
+import type { Metrics } from './lib/metrics.js';
+import type { RateLimiter } from './lib/rate-limit.js';
+import type { Signer } from './lib/signer.js';
 
-/** Everything the app needs, created once at start and passed down; no module keeps a singleton. */
+/**
+ * Everything the edges (routes, jobs, CLI commands) need, created once at start by src/create-deps.ts and
+ * passed down; no module keeps a singleton. Only the type lives here, so the edges can name it without
+ * importing the composition. The domain does not take it: its functions take the narrow pieces they use.
+ */
 export interface Deps {
   config: Config;
   db: DbHandle;
@@ -19,78 +20,10 @@ export interface Deps {
   clock: Clock;
   signer: Signer;
   rateLimiter: RateLimiter | null;
-  /** Report files (src/lib/file-store): the database, or FILE_STORE_DIR. */
+  /** Report files (src/db/file-store): the database, or FILE_STORE_DIR. */
   files: FileStore;
   /** Sends callbacks to partners; unset: the production sender (src/domain/callbacks/send.ts). */
   callbackSender?: CallbackSender;
-  /** Prometheus metrics (src/lib/metrics.ts): a registry of this instance's own. */
+  /** Prometheus metrics (src/lib/metrics.ts): a registry of this instance's own, collectors from src/create-deps.ts. */
   metrics: Metrics;
-}
-
-/** Header and body paths that may carry credentials: never written to a log. */
-export const LOG_REDACT = [
-  'req.headers.authorization',
-  'headers.authorization',
-  'authorization',
-  'access_token',
-  'client_secret',
-  'clientSecret',
-  'code',
-  'password',
-];
-
-/** Fastify's request serializer, with credential query parameters in the URL redacted. */
-function serializeRequest(req: FastifyRequest) {
-  return {
-    method: req.method,
-    url: redactUrl(req.url),
-    host: req.host,
-    remoteAddress: req.ip,
-    remotePort: req.socket?.remotePort,
-  };
-}
-
-/** The service logger; `destination` lets tests read what would be written (stdout otherwise). */
-export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pino.DestinationStream): Logger {
-  const options: pino.LoggerOptions = {
-    level: config.logLevel,
-    redact: { paths: LOG_REDACT, censor: REDACTED },
-    // Fastify takes a `req` serializer from the logger it is given in place of its own.
-    serializers: { req: serializeRequest },
-    // A URL can also reach a log inside a message (an error quoting it): each written line is checked.
-    hooks: { streamWrite: redactUrlsInText },
-  };
-  return destination ? pino(options, destination) : pino(options);
-}
-
-export function createDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
-  const log = overrides.log ?? createLogger(config);
-  const db =
-    overrides.db ??
-    connectDatabase({
-      databaseUrl: config.databaseUrl,
-      sqliteFile: sqliteFileOf(config),
-      pgPoolSize: config.pgPoolSize,
-      speedUps: config.dbSpeedUps,
-      onConnectionError: (err) => log.warn({ err }, 'database connection lost; the pool opens new ones, and requests answer 503 while the database is unreachable'),
-    });
-  const signer = overrides.signer ?? createSigner(resolveServerSecret(config.serverSecret, config.dataDir));
-  const clock = overrides.clock ?? systemClock;
-  const settings = { rps: config.rateLimitRps, burst: config.rateLimitBurst };
-  const rateLimiter =
-    overrides.rateLimiter !== undefined
-      ? overrides.rateLimiter
-      : config.rateLimitRps === 0
-        ? null
-        : config.redisUrl
-          ? redisRateLimiter(config.redisUrl, settings)
-          : memoryRateLimiter(settings, () => clock.now().getTime());
-  const files = overrides.files ?? createFileStore(db, config.fileStoreDir, () => clock.now());
-  const metrics = overrides.metrics ?? createMetrics({ db, clock, log });
-  return { config, db, log, clock, signer, rateLimiter, files, metrics, ...(overrides.callbackSender ? { callbackSender: overrides.callbackSender } : {}) };
-}
-
-export async function closeDeps(deps: Deps): Promise<void> {
-  await deps.rateLimiter?.close();
-  await deps.db.close();
 }

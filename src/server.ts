@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { closeDeps, createDeps } from './deps.js';
+import { closeDeps, createDeps } from './create-deps.js';
 import { databaseLabel, startupWarnings, type Config } from './config.js';
 import type { AddressInfo } from 'node:net';
 import { listenUrl, recordServer } from './lib/server-address.js';

@@ -1,5 +1,5 @@
 import type { Tx } from '../db/tx.js';
-import type { SandboxSummary } from '../domain/accounts/sandbox.js';
+import type { SandboxSummary } from '../domain/sandbox-partner/sandbox.js';
 import { findOrCreateProduct } from '../domain/catalog/products.js';
 import { applyStockChange } from '../domain/inventory/stock.js';
 import { createProductFromForm } from '../domain/reports/imports/product-form.js';

@@ -1,6 +1,6 @@
 import type { Tx } from '../db/tx.js';
 import { findOrCreateProduct } from '../domain/catalog/products.js';
-import type { SandboxSummary } from '../domain/accounts/sandbox.js';
+import type { SandboxSummary } from '../domain/sandbox-partner/sandbox.js';
 import { applyStockChange } from '../domain/inventory/stock.js';
 import { refreshVariantStock } from '../domain/inventory/variant-stock-sync.js';
 import { createListing } from '../domain/listings/write.js';

@@ -1,6 +1,6 @@
 import type { Tx } from '../db/tx.js';
 import { sellerPrincipalFor, type Principal } from '../domain/accounts/principal.js';
-import type { SandboxSummary } from '../domain/accounts/sandbox.js';
+import type { SandboxSummary } from '../domain/sandbox-partner/sandbox.js';
 import { fulfillmentPort } from '../domain/fulfillment/port.js';
 import { createSalesOrder, type CreateOrderInput } from '../domain/orders/create-order.js';
 import { findVisibleOrder } from '../domain/orders/find-order.js';

@@ -3,7 +3,7 @@ import { databaseLabel, type Config } from '../config.js';
 import { isProcessRunning, listenUrl, readServerRecord } from '../lib/server-address.js';
 import { withTx, type Tx } from '../db/tx.js';
 import type { Signer } from '../lib/signer.js';
-import { buildSandbox, sandboxExamples, type SandboxSummary } from '../domain/accounts/sandbox.js';
+import { buildSandbox, sandboxExamples, type SandboxSummary } from '../domain/sandbox-partner/sandbox.js';
 import type { WithDeps } from './admin-commands.js';
 import { seedSandboxListing, type SandboxListing } from './sandbox-listing.js';
 import { createSandboxConsoleUser, type SandboxConsoleUser } from './sandbox-console-user.js';

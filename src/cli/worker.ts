@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
-import { closeDeps, createDeps } from '../deps.js';
+import { closeDeps, createDeps } from '../create-deps.js';
 import { migrateToLatest } from '../db/migrations/index.js';
 import { JobWorker } from '../jobs/worker.js';
 import { startMetricsServer, type MetricsServer } from '../http/metrics.js';

@@ -1,7 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { deserialize, serialize } from 'node:v8';
-import { conflict } from '../domain/errors.js';
-import type { Tx } from './tx.js';
+import type { Transaction } from 'kysely';
+import type { Database } from './schema.js';
+
+/** tx.ts's Tx, spelled out: tx.ts imports this module (withTx runs through runJournaled), never the reverse. */
+type Tx = Transaction<Database>;
 
 /**
  * Exactly-once effects for a request with an Idempotency-Key (src/http/plugins/idempotency.ts).
@@ -36,6 +39,11 @@ export interface EffectJournal {
   closed: boolean;
   /** The request's logger: a result that cannot be recorded is worth a developer's attention. */
   log: { warn(fields: object, message: string): void };
+  /**
+   * The error a refused replay or a lost claim throws: the edge's 409 (src/domain/errors.ts, conflict), handed
+   * in by the idempotency plugin because db/ sits below the domain's error catalogue.
+   */
+  conflict(message: string): Error;
 }
 
 const storage = new AsyncLocalStorage<EffectJournal>();
@@ -89,9 +97,9 @@ function encode(journal: EffectJournal, seq: number, result: unknown): string {
   return UNRECORDED;
 }
 
-function decode(stored: string): unknown {
+function decode(journal: EffectJournal, stored: string): unknown {
   if (stored === UNRECORDED) {
-    throw conflict(
+    throw journal.conflict(
       'this request was already applied, but its result could not be kept for replay; it was not applied again',
     );
   }
@@ -109,7 +117,7 @@ async function recordEffect(tx: Tx, journal: EffectJournal, seq: number, result:
     .where('claim_id', '=', journal.claimId)
     .executeTakeFirst();
   if (Number(owned.numUpdatedRows) !== 1) {
-    throw conflict('a retry with this Idempotency-Key took the request over; this attempt changed nothing');
+    throw journal.conflict('a retry with this Idempotency-Key took the request over; this attempt changed nothing');
   }
   await tx
     .insertInto('idempotency_effects')
@@ -137,7 +145,7 @@ export async function runJournaled<T>(fn: (tx: Tx) => Promise<T>, run: (fn: (tx:
   if (recorded !== undefined) {
     journal.effects++;
     // Recorded by encode() from this same call site's result on the earlier attempt.
-    return decode(recorded) as T;
+    return decode(journal, recorded) as T;
   }
   const result = await run(async (tx) => {
     const value = await fn(tx);

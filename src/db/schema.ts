@@ -377,7 +377,7 @@ export interface SalesOrdersTable {
   accepted_ts: string | null;
   created_at: string;
   last_updated_ts: string;
-  /** When the order last became closed (038_personal_data; src/domain/personal-data/closing.ts); null while open. */
+  /** When the order last became closed (038_personal_data; src/domain/orders/closing.ts); null while open. */
   closed_ts: Generated<string | null>;
   /** When its buyer's personal data was cleared (resolutions §10); null until then. */
   personal_data_redacted_ts: Generated<string | null>;
@@ -926,7 +926,7 @@ export interface ProductAttributesTable {
   updated_at: string;
 }
 
-/** File store metadata (src/lib/file-store); the bytes are chunks below or files under FILE_STORE_DIR. */
+/** File store metadata (src/db/file-store); the bytes are chunks below or files under FILE_STORE_DIR. */
 export interface StoredFilesTable {
   id: Generated<number>;
   account_id: number;

@@ -1,5 +1,9 @@
 import { sql } from 'kysely';
+import { Gauge } from 'prom-client';
 import type { Db } from '../db/tx.js';
+import { deliveryStateCounts, GAUGED_DELIVERY_STATES } from '../domain/callbacks/metrics.js';
+import type { Clock } from '../lib/clock.js';
+import type { MetricsCollector } from '../lib/metrics.js';
 import { defaultJobRegistry } from './registry.js';
 import type { JobStatus } from './types.js';
 
@@ -70,4 +74,49 @@ export async function jobQueueCounts(db: Db, now: Date): Promise<JobTypeCounts[]
   for (const row of await groupByType(db, 'RUNNING', nowIso)) entry(row.type).running = Number(row.n);
   for (const row of await groupByType(db, 'DEAD', nowIso)) entry(row.type).dead = Number(row.n);
   return [...byType.values()];
+}
+
+/** The job queue's gauges, read once per scrape (docs/operators/monitoring.md). */
+export function jobQueueMetrics(db: Db, clock: Clock): MetricsCollector {
+  return ({ registry, scrapeRead }) => {
+    const jobs = scrapeRead('the job queue', () => jobQueueCounts(db, clock.now()));
+    const jobGauge = (name: string, help: string, labelNames: readonly string[], fill: (gauge: Gauge, counts: JobTypeCounts) => void) =>
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers: [registry],
+        async collect() {
+          this.reset();
+          for (const counts of (await jobs()) ?? []) fill(this, counts);
+        },
+      });
+    jobGauge('jobs_queue_depth', 'Unfinished jobs by type and status: due (PENDING, run_at reached), scheduled (PENDING, later), running', ['type', 'status'], (g, c) => {
+      g.set({ type: c.type, status: 'due' }, c.due);
+      g.set({ type: c.type, status: 'scheduled' }, c.scheduled);
+      g.set({ type: c.type, status: 'running' }, c.running);
+    });
+    jobGauge('jobs_oldest_due_age_seconds', 'Seconds the oldest due PENDING job of a type has waited for a worker (0: none due)', ['type'], (g, c) =>
+      g.set({ type: c.type }, c.oldestDueAgeSeconds),
+    );
+    jobGauge('jobs_dead', 'DEAD jobs by type (attempts exhausted; retry with POST /admin/jobs/{jobId}/retry)', ['type'], (g, c) => g.set({ type: c.type }, c.dead));
+  };
+}
+
+/** The callback deliveries the worker has yet to send or gave up on, read once per scrape. */
+export function deliveryMetrics(db: Db): MetricsCollector {
+  return ({ registry, scrapeRead }) => {
+    const deliveries = scrapeRead('callback deliveries', () => deliveryStateCounts(db));
+    new Gauge({
+      name: 'callback_deliveries',
+      help: 'Callback deliveries by state: PENDING (being retried or about to be sent) and DEAD (given up; replayable)',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const counts = await deliveries();
+        if (counts) for (const state of GAUGED_DELIVERY_STATES) this.set({ state }, counts[state]);
+      },
+    });
+  };
 }

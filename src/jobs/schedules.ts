@@ -1,6 +1,6 @@
 import type { DbHandle } from '../db/connect.js';
 import { withTx } from '../db/tx.js';
-import { enqueueJob } from './enqueue.js';
+import { enqueueJob } from '../db/outbox.js';
 import { IDEMPOTENCY_SWEEP } from './handlers/idempotency-sweep.js';
 import { JOB_RETENTION_SWEEP } from './handlers/job-retention-sweep.js';
 import { REPORT_RETENTION_SWEEP } from './handlers/report-retention-sweep.js';

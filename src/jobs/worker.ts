@@ -7,7 +7,7 @@ import { backgroundTurns } from '../lib/shared-turn.js';
 import { claimNextJob, finishAttempt, finishAttemptIn, renewLease, type AttemptOutcome, type FinishResult } from './lease.js';
 import { defaultJobRegistry, type JobRegistry } from './registry.js';
 import { RECURRING_JOBS, enqueueDueSchedules, ensureSchedules, type RecurringJob } from './schedules.js';
-import { onJobsQueued } from './notify.js';
+import { onJobsQueued } from '../db/outbox-notify.js';
 import type { Job, JobRun } from './types.js';
 
 export interface WorkerOptions {
@@ -57,8 +57,8 @@ interface Loop {
  * run only the concurrent types (I/O-bound work such as callback deliveries, which would otherwise queue
  * behind one another while each waits on a partner). Several workers (in one process or many) can share a
  * database: claims are atomic (src/jobs/lease.ts). A job handler's failure, or a database error, is logged
- * and never ends a loop. A job queued in this process wakes a sleeping loop at once (notify.ts); jobs
- * queued elsewhere are found by polling. stop() lets the running jobs finish first.
+ * and never ends a loop. A job queued in this process wakes a sleeping loop at once
+ * (src/db/outbox-notify.ts); jobs queued elsewhere are found by polling. stop() lets the running jobs finish first.
  */
 export class JobWorker {
   readonly id: string;

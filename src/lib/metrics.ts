@@ -1,9 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from 'pino';
-import type { DbHandle } from '../db/connect.js';
-import { jobQueueCounts, type JobTypeCounts } from '../jobs/metrics.js';
-import { deliveryStateCounts, GAUGED_DELIVERY_STATES } from '../domain/callbacks/metrics.js';
-import type { Clock } from './clock.js';
 
 /**
  * The Prometheus metrics of one service instance (docs/operators/monitoring.md). Each Deps has its own
@@ -19,10 +15,32 @@ export interface Metrics {
   callbackAttempts: Counter<'result'>;
 }
 
-export interface MetricsSources {
-  db: DbHandle;
-  clock: Clock;
-  log: Logger;
+/** What a collector registers its metrics with. */
+export interface MetricsScope {
+  registry: Registry;
+  /**
+   * A read the collector's metrics take at scrape time, made once per scrape however many metrics share it.
+   * A failed read is counted (metrics_collection_errors_total) and logged, and gives null: the metrics that
+   * need it are then absent, not stale, and the rest of the scrape is intact.
+   */
+  scrapeRead<T>(what: string, load: () => Promise<T>): () => Promise<T | null>;
+}
+
+/**
+ * Registers metrics that know the service's data (the database pool, the job queue, callback deliveries).
+ * lib/ knows none of it: the composition (src/create-deps.ts) hands the collectors in from above.
+ */
+export type MetricsCollector = (scope: MetricsScope) => void;
+
+export interface MetricsCollectors {
+  /**
+   * Sample this process's own state (the PostgreSQL pool, SQLite's group commit). Registered before the
+   * readers: prom-client reads metrics in registration order, so the pool is sampled before this scrape's
+   * own queries take (or wait for) a connection.
+   */
+  samplers?: readonly MetricsCollector[];
+  /** Read the database at scrape time, through scope.scrapeRead. */
+  readers?: readonly MetricsCollector[];
 }
 
 /** Request latencies are mostly milliseconds here: finer low buckets than prom-client's defaults. */
@@ -42,7 +60,7 @@ function perScrape<T>(load: () => Promise<T>): () => Promise<T> {
   };
 }
 
-export function createMetrics({ db, clock, log }: MetricsSources): Metrics {
+export function createMetrics(log: Logger, { samplers = [], readers = [] }: MetricsCollectors = {}): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -71,89 +89,28 @@ export function createMetrics({ db, clock, log }: MetricsSources): Metrics {
     registers: [registry],
   });
 
-  // Registered before the gauges that query the database: prom-client reads metrics in registration order,
-  // so the pool is sampled before this scrape's own queries take (or wait for) a connection.
-  if ('pool' in db.raw) {
-    const pool = db.raw.pool;
-    new Gauge({
-      name: 'db_pool_connections',
-      help: 'PostgreSQL connections of this process: total open, idle, and requests waiting for a free one',
-      labelNames: ['state'] as const,
-      registers: [registry],
-      collect() {
-        this.set({ state: 'total' }, pool.totalCount);
-        this.set({ state: 'idle' }, pool.idleCount);
-        this.set({ state: 'waiting' }, pool.waitingCount);
-      },
-    });
-  }
-  if (db.groupCommit) {
-    const stats = db.groupCommit;
-    const fromStats = (name: string, help: string, value: () => number) =>
-      new Counter({
-        name,
-        help,
-        registers: [registry],
-        collect() {
-          this.reset();
-          this.inc(value());
-        },
-      });
-    // Group commit (src/db/group-commit.ts): transactions / commits is how many transactions a COMMIT carried.
-    fromStats('sqlite_commits_total', 'COMMITs of the embedded database', () => stats.commits);
-    fromStats('sqlite_committed_transactions_total', 'Transactions those COMMITs carried (group commit: one COMMIT for every transaction that finished in the same turn)', () => stats.members);
-  }
   const collectionErrors = new Counter({
     name: 'metrics_collection_errors_total',
     help: 'Scrapes whose database-derived metrics (jobs, callback deliveries) could not be read; those metrics are then absent',
-    registers: [registry],
+    registers: [],
   });
-  /** A failed read leaves the gauges empty (absent, not stale) and the rest of the scrape intact. */
-  const guarded = <T>(what: string, load: () => Promise<T>) =>
-    perScrape(async (): Promise<T | null> => {
-      try {
-        return await load();
-      } catch (error) {
-        collectionErrors.inc();
-        log.warn({ err: error }, `metrics: could not read ${what}`);
-        return null;
-      }
-    });
-
-  const jobs = guarded('the job queue', () => jobQueueCounts(db.db, clock.now()));
-  const jobGauge = (name: string, help: string, labelNames: readonly string[], fill: (gauge: Gauge, counts: JobTypeCounts) => void) =>
-    new Gauge({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      async collect() {
-        this.reset();
-        for (const counts of (await jobs()) ?? []) fill(this, counts);
-      },
-    });
-  jobGauge('jobs_queue_depth', 'Unfinished jobs by type and status: due (PENDING, run_at reached), scheduled (PENDING, later), running', ['type', 'status'], (g, c) => {
-    g.set({ type: c.type, status: 'due' }, c.due);
-    g.set({ type: c.type, status: 'scheduled' }, c.scheduled);
-    g.set({ type: c.type, status: 'running' }, c.running);
-  });
-  jobGauge('jobs_oldest_due_age_seconds', 'Seconds the oldest due PENDING job of a type has waited for a worker (0: none due)', ['type'], (g, c) =>
-    g.set({ type: c.type }, c.oldestDueAgeSeconds),
-  );
-  jobGauge('jobs_dead', 'DEAD jobs by type (attempts exhausted; retry with POST /admin/jobs/{jobId}/retry)', ['type'], (g, c) => g.set({ type: c.type }, c.dead));
-
-  const deliveries = guarded('callback deliveries', () => deliveryStateCounts(db.db));
-  new Gauge({
-    name: 'callback_deliveries',
-    help: 'Callback deliveries by state: PENDING (being retried or about to be sent) and DEAD (given up; replayable)',
-    labelNames: ['state'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const counts = await deliveries();
-      if (counts) for (const state of GAUGED_DELIVERY_STATES) this.set({ state }, counts[state]);
-    },
-  });
+  const scope: MetricsScope = {
+    registry,
+    scrapeRead: <T>(what: string, load: () => Promise<T>) =>
+      perScrape(async (): Promise<T | null> => {
+        try {
+          return await load();
+        } catch (error) {
+          collectionErrors.inc();
+          log.warn({ err: error }, `metrics: could not read ${what}`);
+          return null;
+        }
+      }),
+  };
+  for (const collect of samplers) collect(scope);
+  // Registered here, between the samplers and the readers, where it has always appeared in a scrape.
+  registry.registerMetric(collectionErrors);
+  for (const collect of readers) collect(scope);
 
   return { registry, httpRequests, httpDuration, rateLimitRefusals, callbackAttempts };
 }

@@ -1,7 +1,7 @@
 import type { Deps } from '../../src/deps.js';
 import { withTx } from '../../src/db/tx.js';
 import { createDelivery } from '../../src/domain/callbacks/deliveries.js';
-import { enqueueJob } from '../../src/jobs/enqueue.js';
+import { enqueueJob } from '../../src/db/outbox.js';
 import { JobRegistry } from '../../src/jobs/registry.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { enqueueJob } from '../../src/jobs/enqueue.js';
+import { enqueueJob } from '../../src/db/outbox.js';
 import { JobRegistry } from '../../src/jobs/registry.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { manualClock } from '../../src/lib/clock.js';

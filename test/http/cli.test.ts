@@ -15,7 +15,7 @@ import { isAppError } from '../../src/domain/errors.js';
 import { testConfig, withSchemaLock } from '../helpers/app.js';
 import { listInstallations } from '../../src/domain/accounts/installations.js';
 import { authenticateToken } from '../../src/domain/accounts/tokens.js';
-import type { SandboxSummary } from '../../src/domain/accounts/sandbox.js';
+import type { SandboxSummary } from '../../src/domain/sandbox-partner/sandbox.js';
 import { signIn } from '../../src/domain/users/sign-in.js';
 import { mainCommand } from '../helpers/main-command.js';
 import { REPO_ROOT } from '../helpers/repo-root.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { withTx } from '../../src/db/tx.js';
 import { createFullSandbox } from '../../src/cli/sandbox.js';
-import { buildSandbox, type SandboxSummary } from '../../src/domain/accounts/sandbox.js';
+import { buildSandbox, type SandboxSummary } from '../../src/domain/sandbox-partner/sandbox.js';
 import { admin } from '../helpers/admin.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer } from '../helpers/fixtures.js';

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { withTx } from '../../src/db/tx.js';
 import { issueAdHocToken } from '../../src/domain/accounts/oauth.js';
 import { DELIVER_CALLBACK } from '../../src/domain/callbacks/deliveries.js';
-import { enqueueJob } from '../../src/jobs/enqueue.js';
+import { enqueueJob } from '../../src/db/outbox.js';
 import { manualClock } from '../../src/lib/clock.js';
 import { startMetricsServer, type MetricsServer } from '../../src/http/metrics.js';
 import { JobWorker } from '../../src/jobs/worker.js';

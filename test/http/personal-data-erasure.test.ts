@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { manualClock } from '../../src/lib/clock.js';
-import { createDeps } from '../../src/deps.js';
+import { createDeps } from '../../src/create-deps.js';
 import { withTx } from '../../src/db/tx.js';
 import { eraseOrderPersonalData } from '../../src/domain/personal-data/erase-order.js';
 import { runPersonalDataSweep } from '../../src/jobs/handlers/personal-data-sweep.js';

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.js';
-import { createDeps, createLogger } from '../../src/deps.js';
+import { createDeps, createLogger } from '../../src/create-deps.js';
 import { issueAdHocToken } from '../../src/domain/accounts/oauth.js';
 import { manualClock } from '../../src/lib/clock.js';
 import { redisRateLimiter } from '../../src/lib/rate-limit.js';

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrations/index.js';
-import { createDeps, createLogger } from '../../src/deps.js';
+import { createDeps, createLogger } from '../../src/create-deps.js';
 import { createSigner } from '../../src/lib/signer.js';
 import { testConfig, type TestApp } from '../helpers/app.js';
 import { bearer, seedAccount, type SeededAccount } from '../helpers/fixtures.js';

@@ -3,7 +3,7 @@ import { AssertionError } from 'node:assert';
 import type { LightMyRequestResponse } from 'fastify';
 import { after, before, describe, it } from 'node:test';
 import { createFullSandbox, type FullSandbox } from '../../src/cli/sandbox.js';
-import type { SandboxApp } from '../../src/domain/accounts/sandbox.js';
+import type { SandboxApp } from '../../src/domain/sandbox-partner/sandbox.js';
 import type { ListingView } from '../../src/domain/listings/model.js';
 import { withTx } from '../../src/db/tx.js';
 import { admin } from '../helpers/admin.js';

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { nextRetryDelaySeconds, MAX_DELIVERY_ATTEMPTS } from '../../src/domain/callbacks/schedule.js';
 import { DEFAULT_SEND_OPTIONS, createCallbackSender, parseRetryAfter } from '../../src/domain/callbacks/send.js';
 import { verifyCallback } from '@mcs/partner-client';
-import { checkCallbackBaseUrl, nonPublicReason } from '../../src/domain/callbacks/target-safety.js';
+import { checkCallbackBaseUrl, nonPublicReason } from '../../src/domain/accounts/target-safety.js';
 import type { CallbackRequest } from '../../src/domain/callbacks/transport.js';
 import { AppError } from '../../src/domain/errors.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_SEND_OPTIONS, createCallbackSender } from '../../src/domain/callbacks/send.js';
-import { checkCallbackBaseUrl, nonPublicReason, refuseTargetBeforeResolve } from '../../src/domain/callbacks/target-safety.js';
+import { checkCallbackBaseUrl, nonPublicReason, refuseTargetBeforeResolve } from '../../src/domain/accounts/target-safety.js';
 import { AppError } from '../../src/domain/errors.js';
 
 /**

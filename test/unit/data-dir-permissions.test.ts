@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.js';
-import { closeDeps, createDeps } from '../../src/deps.js';
+import { closeDeps, createDeps } from '../../src/create-deps.js';
 
 const modeOf = (file: string) => statSync(file).mode & 0o777;
 

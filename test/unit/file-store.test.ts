@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { DbHandle } from '../../src/db/connect.js';
 import { createAccount } from '../../src/domain/accounts/accounts.js';
-import { CHUNK_BYTES, createFileStore, FileTooLargeError, type FileStore } from '../../src/lib/file-store/index.js';
+import { CHUNK_BYTES, createFileStore, FileTooLargeError, type FileStore } from '../../src/db/file-store/index.js';
 import { createTestDatabase } from '../helpers/app.js';
 
 /** The bytes as a stream of pieces of `piece` bytes, as an upload arrives. */

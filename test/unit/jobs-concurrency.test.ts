@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { DbHandle } from '../../src/db/connect.js';
 import type { Deps } from '../../src/deps.js';
-import { enqueueJob } from '../../src/jobs/enqueue.js';
+import { enqueueJob } from '../../src/db/outbox.js';
 import { JobRegistry } from '../../src/jobs/registry.js';
 import type { RecurringJob } from '../../src/jobs/schedules.js';
 import { JobWorker } from '../../src/jobs/worker.js';

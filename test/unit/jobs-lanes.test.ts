@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { withTx } from '../../src/db/tx.js';
-import { enqueueJob } from '../../src/jobs/enqueue.js';
+import { enqueueJob } from '../../src/db/outbox.js';
 import { JobRegistry } from '../../src/jobs/registry.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';

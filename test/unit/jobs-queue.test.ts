@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { withTx } from '../../src/db/tx.js';
 import { retryDeadJob } from '../../src/jobs/admin.js';
 import { RETRY_BASE_MS, retryDelayMs } from '../../src/jobs/backoff.js';
-import { enqueueJob } from '../../src/jobs/enqueue.js';
+import { enqueueJob } from '../../src/db/outbox.js';
 import { claimNextJob, finishAttempt, renewLease } from '../../src/jobs/lease.js';
 import { JobRegistry } from '../../src/jobs/registry.js';
 import type { Job } from '../../src/jobs/types.js';

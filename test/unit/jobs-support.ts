@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { connectDatabase, type DbHandle } from '../../src/db/connect.js';
 import type { Deps } from '../../src/deps.js';
-import { enqueueJob, type EnqueueJobInput } from '../../src/jobs/enqueue.js';
+import { enqueueJob, type EnqueueJobInput } from '../../src/db/outbox.js';
 import { toJob, type Job } from '../../src/jobs/types.js';
 
 /** Helpers shared by the jobs tests. */

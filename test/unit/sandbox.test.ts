@@ -5,7 +5,7 @@ import { getAccount } from '../../src/domain/accounts/accounts.js';
 import { describeApp } from '../../src/domain/accounts/apps.js';
 import { installApp, listInstallations } from '../../src/domain/accounts/installations.js';
 import { SCOPES } from '../../src/domain/accounts/principal.js';
-import { SANDBOX_REDIRECT_URI, buildSandbox, sandboxExamples, type SandboxSummary } from '../../src/domain/accounts/sandbox.js';
+import { SANDBOX_REDIRECT_URI, buildSandbox, sandboxExamples, type SandboxSummary } from '../../src/domain/sandbox-partner/sandbox.js';
 import { authenticateToken } from '../../src/domain/accounts/tokens.js';
 import { listWarehousesOfAccount } from '../../src/domain/accounts/warehouses.js';
 import { warehouseWorkPort } from '../../src/domain/fulfillment/warehouse-handover.js';

@@ -2,7 +2,7 @@ import type { Db } from '../../db/tx.js';
 import { invalidField, notFound } from '../errors.js';
 import { issueAdHocToken } from './oauth.js';
 import { SCOPES, type Scope } from './principal.js';
-import { createDefaultCustomStore } from './custom-stores.js';
+import { createDefaultCustomStore } from './default-custom-store.js';
 
 export interface AccountView {
   accountId: number;

@@ -2,11 +2,11 @@ import type { Selectable } from 'kysely';
 import type { AppsTable } from '../../db/schema.js';
 import type { Db } from '../../db/tx.js';
 import type { Signer } from '../../lib/signer.js';
-import { checkCallbackBaseUrl } from '../callbacks/target-safety.js';
 import { conflict, invalidField, notFound } from '../errors.js';
 import { requireName, requireScopes } from './accounts.js';
 import { APP_KINDS, type AppKind, type Scope } from './principal.js';
 import { hashSecret, newClientId, newClientSecret, newSigningSecret } from './secrets.js';
+import { checkCallbackBaseUrl } from './target-safety.js';
 
 export interface RegisterAppInput {
   name: string;

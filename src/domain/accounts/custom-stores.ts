@@ -6,7 +6,7 @@ import { getAccount, requireName } from './accounts.js';
 /**
  * Custom stores (document 2.6, resolutions §8): the seller's own order channels, through which orders
  * arrive by API, file upload or UI. `integrationId` is the store's id. Every account has one default
- * store; "Manual orders" is created with the account.
+ * store; "Manual orders" is created with the account (default-custom-store.ts).
  */
 export interface CustomStoreView {
   integrationId: number;
@@ -14,7 +14,6 @@ export interface CustomStoreView {
   default: boolean;
 }
 
-export const DEFAULT_CUSTOM_STORE_NAME = 'Manual orders';
 /** GET /v1/customStores is one unpaged list: the count per account is capped so it stays small. */
 export const MAX_CUSTOM_STORES = 1000;
 
@@ -23,14 +22,6 @@ const view = (row: { id: number; name: string; is_default: number }): CustomStor
   name: row.name,
   default: row.is_default === 1,
 });
-
-/** The default store of a new account (called in the account's own transaction). */
-export async function createDefaultCustomStore(db: Db, accountId: number, now: Date): Promise<void> {
-  await db
-    .insertInto('custom_stores')
-    .values({ account_id: accountId, name: DEFAULT_CUSTOM_STORE_NAME, is_default: 1, created_at: now.toISOString() })
-    .execute();
-}
 
 /** A new store; `default: true` makes it the account's default in place of the current one. */
 export async function createCustomStore(

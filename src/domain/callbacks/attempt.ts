@@ -1,26 +1,14 @@
 import type { Selectable } from 'kysely';
-import type { Deps } from '../../deps.js';
 import type { CallbackDeliveriesTable } from '../../db/schema.js';
 import { withTx, type Tx } from '../../db/tx.js';
 import { backgroundTurns } from '../../lib/shared-turn.js';
 import { callbackTargetOf, joinCallbackUrl } from './secrets.js';
 import { MAX_DELIVERY_ATTEMPTS, nextRetryDelaySeconds } from './schedule.js';
-import { DEFAULT_SEND_OPTIONS, createCallbackSender } from './send.js';
+import { DEFAULT_SEND_OPTIONS } from './send.js';
 import { parseStatusChecks, saveStatusChecks, type StatusCheck } from './status-checks.js';
 import { queueAttempt, type DeliveryState } from './deliveries.js';
-import type { CallbackMethod, CallbackOutcome, CallbackSender } from './transport.js';
-import { withPartnerSimulator } from '../sandbox-partner/sender.js';
-
-const defaultSender = createCallbackSender();
-
-/**
- * The sender in use: deps may carry one (tests), else the production one; either way behind the sandbox's
- * partner simulator, which answers its own host in-process and passes every other call on
- * (src/domain/sandbox-partner/address.ts).
- */
-export function senderOf(deps: Deps): CallbackSender {
-  return withPartnerSimulator(deps, deps.callbackSender ?? defaultSender);
-}
+import type { CallbackMethod, CallbackOutcome } from './transport.js';
+import type { DeliveryPorts } from './ports.js';
 
 /** Longest error text kept on a delivery or an attempt. */
 const MAX_ERROR_LENGTH = 2000;
@@ -45,7 +33,7 @@ class LostRace extends Error {}
  * transaction (the job's own completion, so both commit together).
  */
 export async function attemptDelivery(
-  deps: Deps,
+  deps: DeliveryPorts,
   accountId: number,
   rowId: number,
   jobId: number | null,
@@ -79,7 +67,7 @@ export async function attemptDelivery(
     outcome = { ok: false, status: null, latencyMs: 0, body: '', error: 'the app has no callback base URL', retryAfterSeconds: null, refused: false };
   } else {
     url = joinCallbackUrl(target.baseUrl, row.path);
-    outcome = await senderOf(deps)(
+    outcome = await deps.send(
       { method: row.method as CallbackMethod, url, body: row.body === null ? null : Buffer.from(row.body, 'utf8'), deliveryId: row.delivery_id, signingSecrets: target.secrets },
       { ...DEFAULT_SEND_OPTIONS, allowPrivate: deps.config.callbacksAllowPrivate, now: startedAt },
     );
@@ -177,7 +165,7 @@ async function recordAttempt(
  * The delivery's job died (its worker was killed on every try, or the database kept failing): the delivery
  * ends DEAD with the reason, so it shows in the log and can be replayed, instead of PENDING forever.
  */
-export async function deliveryJobDead(deps: Deps, accountId: number, rowId: number, jobId: number, error: string): Promise<void> {
+export async function deliveryJobDead(deps: Pick<DeliveryPorts, 'db' | 'clock'>, accountId: number, rowId: number, jobId: number, error: string): Promise<void> {
   const iso = deps.clock.now().toISOString();
   await deps.db.db
     .updateTable('callback_deliveries')

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { CallbackAttemptsTable, CallbackDeliveriesTable } from '../../db/schema.js';
 import type { Db, Tx } from '../../db/tx.js';
-import { enqueueJob } from '../../jobs/enqueue.js';
+import { enqueueJob } from '../../db/outbox.js';
 import { conflict, notFound } from '../errors.js';
 import type { CallbackMethod } from './transport.js';
 

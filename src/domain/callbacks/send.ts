@@ -4,7 +4,7 @@ import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { DELIVERY_ID_HEADER, signCallback } from './signing.js';
-import { PUBLIC_ONLY, nonPublicPhrase, refuseTargetBeforeResolve } from './target-safety.js';
+import { PUBLIC_ONLY, nonPublicPhrase, refuseTargetBeforeResolve } from '../accounts/target-safety.js';
 import type { CallbackOutcome, CallbackRequest, CallbackSendOptions, CallbackSender } from './transport.js';
 
 /** Resolutions §5: connect 5 s, total 15 s; response bodies are capped so a partner cannot flood a worker. */

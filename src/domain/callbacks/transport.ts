@@ -1,6 +1,7 @@
 /**
  * The contract between the callback delivery machinery (outbox, worker, routes) and the code that talks to
- * the partner (signing.ts, target-safety.ts, send.ts). Document 5.5 and 6.1; resolutions §5 and §8.
+ * the partner (signing.ts, src/domain/accounts/target-safety.ts, send.ts). Document 5.5 and 6.1;
+ * resolutions §5 and §8.
  */
 
 export type CallbackMethod = 'POST' | 'GET' | 'DELETE';

@@ -1,9 +1,9 @@
-import type { Deps } from '../../deps.js';
 import { withTx, type Db, type Tx } from '../../db/tx.js';
 import { revokeInstallation } from '../accounts/installations.js';
 import { badGateway, conflict, failedPrecondition, invalidField, notFound } from '../errors.js';
 import { attemptDelivery } from './attempt.js';
 import { createDelivery } from './deliveries.js';
+import type { DeliveryPorts } from './ports.js';
 import type { StatusCheck } from './status-checks.js';
 
 /**
@@ -108,7 +108,7 @@ export interface StatusCheckResult {
  * checks stored with their time. A failure is a 502 naming it; the delivery ends DEAD (no retry: the
  * seller is waiting) and can be replayed.
  */
-export async function checkStorefrontStatus(deps: Deps, accountId: number, storefrontId: number): Promise<StatusCheckResult> {
+export async function checkStorefrontStatus(deps: DeliveryPorts, accountId: number, storefrontId: number): Promise<StatusCheckResult> {
   const created = await withTx(deps.db.db, async (tx) => {
     const storefront = await storefrontOf(tx, accountId, storefrontId);
     requireActive(storefront);

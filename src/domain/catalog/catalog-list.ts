@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/tx.js';
-import { searchWords, termRange } from '../orders/order-search.js';
+import { searchWords, termRange } from '../search-terms.js';
 import { kitRecipesOf, type KitRecipes } from './kit-capacity.js';
 
 /**

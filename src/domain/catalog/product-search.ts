@@ -1,5 +1,5 @@
 import type { Db } from '../../db/tx.js';
-import { MAX_TERM_LENGTH, searchWords } from '../orders/order-search.js';
+import { MAX_TERM_LENGTH, searchWords } from '../search-terms.js';
 
 /**
  * The seller's catalog search (console, issue 24 item 4). Every product's searchable words are terms in

@@ -7,6 +7,7 @@ import { canSeeWarehouse, receiveRefusal } from './access.js';
 import { costInput, deliveryDateInput, optionalShortText } from './inputs.js';
 import { type InboundShipmentRow, type InboundStatus } from './model.js';
 import { receiveIntoShipment } from './receive-shipment.js';
+import type { BackorderPort } from '../inventory/backorder-port.js';
 import { findOrCreateVendorByName, getVendor } from './vendors.js';
 import { accountFilterById } from '../../db/tenancy.js';
 
@@ -123,7 +124,13 @@ async function resolveProducts(tx: Tx, accountId: number, input: CreateShipmentI
  * A shipment created RECEIVED or PARTIALLY_RECEIVED takes its arrived units in through the same receipt as
  * POST /v1/inbound-shipment/{id}/receive, in this transaction: stock, backorders, landed costs.
  */
-export async function createInboundShipment(tx: Tx, principal: Principal, input: CreateShipmentInput, now: Date): Promise<InboundShipmentRow> {
+export async function createInboundShipment(
+  tx: Tx,
+  principal: Principal,
+  input: CreateShipmentInput,
+  now: Date,
+  backorders: BackorderPort,
+): Promise<InboundShipmentRow> {
   const accountId = principal.accountId;
   const received = receivedAtCreate(input);
   const shippingCost = costInput('shipping_cost', input.shipping_cost);
@@ -195,7 +202,7 @@ export async function createInboundShipment(tx: Tx, principal: Principal, input:
     .execute();
   if (!received.some((n) => n > 0)) return row;
   const arrived = lines.flatMap((l, index) => (received[index]! > 0 ? [{ product_id: l.productId, quantity: received[index]! }] : []));
-  return receiveIntoShipment(tx, principal, row, arrived, now, 'inbound_shipment_products');
+  return receiveIntoShipment(tx, principal, row, arrived, now, 'inbound_shipment_products', backorders);
 }
 
 /**

@@ -4,8 +4,7 @@ import { listAccountWarehouses } from '../accounts/warehouses.js';
 import { failedPrecondition, invalidField, notFound, permissionDenied } from '../errors.js';
 import { applyStockChange } from '../inventory/stock.js';
 import { holdStockClosure } from '../inventory/stock-locks.js';
-import { AvailableStock } from '../inventory/backorder-port.js';
-import { backorderPort } from '../fulfillment/backorder-port.js';
+import { AvailableStock, type BackorderPort } from '../inventory/backorder-port.js';
 import { receivedByLabel, receiveRefusal } from './access.js';
 import { allocateShipping, recordLandedCost } from './landed-cost.js';
 import { RECEIVABLE_STATUSES, type InboundShipmentRow } from './model.js';
@@ -21,11 +20,19 @@ export interface ReceiveShipmentInput {
 
 /**
  * Records units that arrived on a shipment the caller sees (404 otherwise), in the caller's transaction.
- * Answers the shipment row after the receipt.
+ * Answers the shipment row after the receipt. `backorders` fills the orders waiting for the stock received
+ * (src/domain/fulfillment/backorder-port.ts, passed by the edges like every stock writer's).
  */
-export async function receiveShipment(tx: Tx, principal: Principal, shipmentId: number, input: ReceiveShipmentInput, now: Date): Promise<InboundShipmentRow> {
+export async function receiveShipment(
+  tx: Tx,
+  principal: Principal,
+  shipmentId: number,
+  input: ReceiveShipmentInput,
+  now: Date,
+  backorders: BackorderPort,
+): Promise<InboundShipmentRow> {
   const shipment = await findVisibleShipment(tx, principal, shipmentId);
-  return receiveIntoShipment(tx, principal, shipment, input.products, now, 'products');
+  return receiveIntoShipment(tx, principal, shipment, input.products, now, 'products', backorders);
 }
 
 /**
@@ -51,6 +58,7 @@ export async function receiveIntoShipment(
   entries: readonly ReceiveProductInput[],
   now: Date,
   fieldPrefix: string,
+  backorders: BackorderPort,
 ): Promise<InboundShipmentRow> {
   const accountId = principal.accountId;
   const iso = now.toISOString();
@@ -123,7 +131,7 @@ export async function receiveIntoShipment(
   }
   // The orders waiting for these SKUs get them, oldest first: backorders in this warehouse, kits built from
   // the components received, and lines that waited for their SKU to be known (as any stock change does).
-  await available.release(tx, accountId, now, backorderPort);
+  await available.release(tx, accountId, now, backorders);
 
   const receivedNow = new Map(receipt.map((r) => [r.line.id, r.units]));
   const complete = lines.every((l) => l.received_quantity + (receivedNow.get(l.id) ?? 0) >= l.quantity);

@@ -10,7 +10,7 @@
  */
 import type { Db, Tx } from '../../db/tx.js';
 import { withTx } from '../../db/tx.js';
-import { enqueueJob } from '../../jobs/enqueue.js';
+import { enqueueJob } from '../../db/outbox.js';
 import { nextTurn } from '../../lib/next-turn.js';
 import { inSavepoint } from '../../db/savepoint.js';
 import { conflict, isAppError, notFound } from '../errors.js';

@@ -10,7 +10,7 @@ import type { Selectable } from 'kysely';
 import { cappedCount } from '../../db/capped-count.js';
 import type { Db, Tx } from '../../db/tx.js';
 import type { IngestionSessionsTable } from '../../db/schema.js';
-import { enqueueJob } from '../../jobs/enqueue.js';
+import { enqueueJob } from '../../db/outbox.js';
 import { alreadyExists, failedPrecondition, invalidField } from '../errors.js';
 import type { IngestionListing } from './ingestion-listing.js';
 

@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/tx.js';
-import { enqueueJob } from '../../jobs/enqueue.js';
+import { enqueueJob } from '../../db/outbox.js';
 import { cancelOrderUnits } from './cancel.js';
 import type { FulfillmentPort } from './fulfillment-port.js';
 

@@ -3,6 +3,7 @@ import { runEach } from '../../db/companion-writes.js';
 import { argRow, compiledBySize, compiledStatement, everyColumn, rowArgsOf } from '../../db/compiled.js';
 import type { Db, Tx } from '../../db/tx.js';
 import { twentyDigits } from '../../lib/decimal.js';
+import { MAX_TERM_LENGTH, searchWords } from '../search-terms.js';
 
 /**
  * The seller's order search (console, issue 24). Every order's searchable words are terms in
@@ -21,27 +22,7 @@ import { twentyDigits } from '../../lib/decimal.js';
  * change afterwards (lines' SKUs, quantities and prices are fixed at creation).
  */
 
-/** Longer words are cut (the same cut applies to search words, so a long one still matches). */
-export const MAX_TERM_LENGTH = 64;
 const MAX_TERMS = 256;
-const NOT_WORD = /[^\p{L}\p{N}]+/u;
-const MARKS = /\p{M}+/gu;
-
-/** The words of a text as terms: lower case, accents dropped ("José" → "jose"), split at anything else. */
-export function searchWords(text: string): string[] {
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(MARKS, '')
-    .split(NOT_WORD)
-    .filter((w) => w !== '')
-    .map((w) => w.slice(0, MAX_TERM_LENGTH));
-}
-
-/** The range of terms a search word starts: [word, word + the highest code point). */
-export function termRange(word: string): [string, string] {
-  return [word, `${word}\u{10FFFF}`];
-}
 
 export interface SearchableOrder {
   id: number;

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { cappedCount, COUNT_CAP } from '../../db/capped-count.js';
 import type { Db } from '../../db/tx.js';
 import type { OrderStatus } from './model.js';
-import { searchWords, termRange } from './order-search.js';
+import { searchWords, termRange } from '../search-terms.js';
 import { WAITING } from './waiting-work.js';
 
 /**

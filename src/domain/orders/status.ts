@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/tx.js';
 import type { OrderStatus } from './model.js';
-import { trackOrderClosing } from '../personal-data/closing.js';
+import { trackOrderClosing } from './closing.js';
 import { countOrderInDayFigures } from './order-day-figures.js';
 import { orderSortTotal } from './order-search.js';
 import { accountingFacts, lineTotal, orderRefundTotal, orderTotal, refundsCover } from './refund-totals.js';
@@ -183,7 +183,7 @@ export async function recomputeOrderStatus(tx: Tx, accountId: number, orderId: n
       await countOrderInDayFigures(tx, accountId, order.order_ts, total, derived.order === 'CANCELLED' ? -1 : 1);
     }
   }
-  // The personal-data retention counts from the closing event (src/domain/personal-data/closing.ts).
+  // The personal-data retention counts from the closing event (closing.ts).
   await trackOrderClosing(tx, accountId, orderId, order.status, derived.order, now);
   await tx
     .updateTable('sales_orders')

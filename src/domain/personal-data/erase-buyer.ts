@@ -1,9 +1,9 @@
 import type { Db } from '../../db/tx.js';
 import { withTx } from '../../db/tx.js';
 import { nextTurn } from '../../lib/next-turn.js';
-import { searchWords } from '../orders/order-search.js';
+import { searchWords } from '../search-terms.js';
 import { recordPersonalDataAudit } from './audit.js';
-import { isClosedStatus } from './closing.js';
+import { isClosedStatus } from '../orders/closing.js';
 import { recordPendingErasures } from './erase-order.js';
 import { redactOrders } from './redact.js';
 import { accountFilterById } from '../../db/tenancy.js';

@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/tx.js';
 import { recordPersonalDataAudit } from './audit.js';
-import { isClosedStatus } from './closing.js';
+import { isClosedStatus } from '../orders/closing.js';
 import { redactOrders } from './redact.js';
 
 export type OrderErasure = 'redacted' | 'pending' | 'already-redacted';

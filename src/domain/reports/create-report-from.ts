@@ -1,6 +1,6 @@
-import type { Deps } from '../../deps.js';
+import type { ReportPorts } from './ports.js';
 import { withTx } from '../../db/tx.js';
-import type { StoredFile } from '../../lib/file-store/index.js';
+import type { StoredFile } from '../../db/file-store/index.js';
 import { createReport } from './create-report.js';
 import type { ExportType, ImportType, ReportOptions, ReportRow } from './model.js';
 
@@ -32,7 +32,7 @@ export interface ReportRequest {
  * console's report forms (with `uploader`, the signed-in user) both create theirs here.
  */
 export async function createReportFrom(
-  deps: Deps,
+  deps: Pick<ReportPorts, 'db' | 'clock'>,
   accountId: number,
   request: ReportRequest,
   file: StoredFile | null,

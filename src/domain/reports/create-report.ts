@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../../db/tx.js';
-import { enqueueJob } from '../../jobs/enqueue.js';
+import { enqueueJob } from '../../db/outbox.js';
 import { invalidField, notFound } from '../errors.js';
 import { checkExportRequest } from './exports/check-request.js';
 import { fileDelimiter } from './csv/delimiter.js';

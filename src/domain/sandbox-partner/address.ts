@@ -4,9 +4,9 @@
  * The simulator runs inside the service and is reached WITHOUT the network: the callback sender hands every
  * call for this host to the simulator in the same process (sender.ts), after signing it exactly as the
  * production sender does. So:
- * - no exception to the callback target rules (target-safety.ts) is needed: a seller, partner or operator can
- *   still never point an app at loopback or private addresses, and the simulator itself sends nothing, so it
- *   cannot relay anything anywhere;
+ * - no exception to the callback target rules (src/domain/accounts/target-safety.ts) is needed: a seller,
+ *   partner or operator can still never point an app at loopback or private addresses, and the simulator
+ *   itself sends nothing, so it cannot relay anything anywhere;
  * - it works whatever address or port the server listens on, behind a proxy, in a separate worker process,
  *   and before the server was ever started.
  *

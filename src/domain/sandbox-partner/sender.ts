@@ -1,9 +1,8 @@
-import type { Deps } from '../../deps.js';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signCallback } from '../callbacks/signing.js';
 import { describeFailure } from '../callbacks/send.js';
 import type { CallbackOutcome, CallbackRequest, CallbackSendOptions, CallbackSender } from '../callbacks/transport.js';
 import { simulatorTarget } from './address.js';
-import { answerSimulatedCall, type SimulatorAnswer } from './simulator.js';
+import { answerSimulatedCall, type SimulatorAnswer, type SimulatorPorts } from './simulator.js';
 
 /**
  * The callback sender with the sandbox's partner simulator in front (address.ts says why in-process): a call
@@ -12,7 +11,7 @@ import { answerSimulatedCall, type SimulatorAnswer } from './simulator.js';
  * unchanged, under the usual target rules. Like the production sender it never throws for a partner-side
  * failure: what the simulator answered becomes the attempt's status and body in the delivery log.
  */
-export function withPartnerSimulator(deps: Pick<Deps, 'db' | 'signer' | 'clock' | 'log'>, next: CallbackSender): CallbackSender {
+export function withPartnerSimulator(deps: SimulatorPorts, next: CallbackSender): CallbackSender {
   return async (request: CallbackRequest, options: CallbackSendOptions): Promise<CallbackOutcome> => {
     let url: URL;
     try {

@@ -1,4 +1,8 @@
-import type { Deps } from '../../deps.js';
+import type { Logger } from 'pino';
+import type { DbHandle } from '../../db/connect.js';
+import type { Db } from '../../db/tx.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Signer } from '../../lib/signer.js';
 import { callbackTargetOf } from '../callbacks/secrets.js';
 import type { StatusCheck } from '../callbacks/status-checks.js';
 import { verifySignedCall, type SignedCall, type VerifyFailure } from './verify.js';
@@ -36,14 +40,20 @@ export interface SimulatedCall extends SignedCall {
   path: string;
 }
 
-type SimDeps = Pick<Deps, 'db' | 'signer' | 'clock' | 'log'>;
+/** What the simulator uses of the process: it reads and records in the database, checks signatures, logs. */
+export interface SimulatorPorts {
+  db: DbHandle;
+  signer: Signer;
+  clock: Clock;
+  log: Logger;
+}
 
 function v2Error(status: number, code: number, message: string): SimulatorAnswer {
   return { status, body: { code, message, details: [] } };
 }
 
 /** The storefront must be one of this app's installations in its account (what the partner would know). */
-async function ownStorefront(deps: SimDeps, accountId: number, appId: number, storefrontId: string): Promise<boolean> {
+async function ownStorefront(deps: SimulatorPorts, accountId: number, appId: number, storefrontId: string): Promise<boolean> {
   if (!/^\d{1,15}$/.test(storefrontId)) return false;
   const row = await deps.db.db
     .selectFrom('installations')
@@ -60,7 +70,7 @@ async function ownStorefront(deps: SimDeps, accountId: number, appId: number, st
 const LISTINGS_COUNTED = 1000;
 
 /** What a channel reports about itself: the call verified, and whether it has the storefront's listings yet. */
-async function statusChecks(deps: SimDeps, accountId: number, storefrontId: number): Promise<StatusCheck[]> {
+async function statusChecks(deps: SimulatorPorts, accountId: number, storefrontId: number): Promise<StatusCheck[]> {
   // At most LISTINGS_COUNTED + 1 ids read, so a large storefront costs the seller's wait nothing more.
   const listings = await deps.db.db
     .selectFrom('listings')
@@ -78,7 +88,7 @@ async function statusChecks(deps: SimDeps, accountId: number, storefrontId: numb
   ];
 }
 
-async function route(deps: SimDeps, accountId: number, call: SimulatedCall): Promise<{ kind: SimulatedKind | null; answer: SimulatorAnswer }> {
+async function route(deps: SimulatorPorts, accountId: number, call: SimulatedCall): Promise<{ kind: SimulatedKind | null; answer: SimulatorAnswer }> {
   const { method, path } = call;
   if (method === 'POST' && path === '/ingestion/initiate') return { kind: 'ingestion-initiate', answer: { status: 200, body: {} } };
   if (method === 'POST' && path === '/events') return { kind: 'nudge', answer: { status: 200, body: {} } };
@@ -96,7 +106,7 @@ async function route(deps: SimDeps, accountId: number, call: SimulatedCall): Pro
 }
 
 /** Keeps the newest MAX_CALLS_PER_APP calls of the app: one indexed lookup and one ranged delete. */
-async function prune(deps: SimDeps, appId: number): Promise<void> {
+async function prune(deps: SimulatorPorts, appId: number): Promise<void> {
   const oldestKept = await deps.db.db
     .selectFrom('sandbox_partner_calls')
     .select('id')
@@ -109,7 +119,7 @@ async function prune(deps: SimDeps, appId: number): Promise<void> {
 }
 
 /** Answers one call to the simulated partner of `call.appId`. */
-export async function answerSimulatedCall(deps: SimDeps, call: SimulatedCall): Promise<SimulatorAnswer> {
+export async function answerSimulatedCall(deps: SimulatorPorts, call: SimulatedCall): Promise<SimulatorAnswer> {
   const now = deps.clock.now();
   const simulated = await deps.db.db.selectFrom('sandbox_partner_apps').select(['account_id']).where('app_id', '=', call.appId).executeTakeFirst();
   // Only apps the sandbox created are simulated; nothing is recorded for any other id.
@@ -163,7 +173,7 @@ export interface SimulatorCallView {
 }
 
 /** The account's simulator log, newest first (at most `limit` calls). */
-export async function simulatorCalls(db: Deps['db']['db'], accountId: number, limit = 100): Promise<SimulatorCallView[]> {
+export async function simulatorCalls(db: Db, accountId: number, limit = 100): Promise<SimulatorCallView[]> {
   const rows = await db
     .selectFrom('sandbox_partner_calls')
     .selectAll()

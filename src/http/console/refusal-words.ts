@@ -14,14 +14,8 @@ import { REPORT_REFUSALS } from './seller/reports/report-words.js';
  * words (stock-words.ts, order-words.ts, operator/words.ts), and this file joins them. The API keeps
  * answering the partner's message: only what the console shows changes.
  *
- * The area files import only the type from here (a value import would make a cycle that runs this file's
- * join before an area's map exists).
+ * The area files take their map's type from refusal-sentences.ts, so none of them imports this file back.
  */
-
-/** The sentences of one area: every code that starts with `<area>.`, each a function of its facts. */
-export type RefusalSentences<Area extends string> = {
-  [K in RefusalCode as K extends `${Area}.${string}` ? K : never]: (facts: RefusalFacts[K]) => string;
-};
 
 // The compiler checks every code of the catalogue has its sentence here (a new code fails the build until
 // an area says it).

@@ -83,6 +83,7 @@ export function registerIdempotency(app: App, deps: Deps) {
       effects: 0,
       closed: false,
       log: request.log,
+      conflict,
     });
     const row = {
       token_id: tokenId,

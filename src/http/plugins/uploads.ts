@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { AppError, invalidArgument, invalidField } from '../../domain/errors.js';
 import { NotUtf8Error, Utf8Decoder } from '../../domain/reports/csv/utf8.js';
-import { FileTooLargeError, type StoredFile } from '../../lib/file-store/index.js';
+import { FileTooLargeError, type StoredFile } from '../../db/file-store/index.js';
 import type { App } from '../types.js';
 import { bodyLimitOf, tooLarge } from './body-limits.js';
 

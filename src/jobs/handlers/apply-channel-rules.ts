@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.js';
 import { withTx, type Tx } from '../../db/tx.js';
 import { applyChannelRulesStep } from '../../domain/inventory/variant-stock-sync.js';
 import { nextTurn } from '../../lib/next-turn.js';
-import { enqueueJob } from '../enqueue.js';
+import { enqueueJob } from '../../db/outbox.js';
 import type { Job } from '../types.js';
 
 export const APPLY_CHANNEL_RULES = 'inventory.apply-channel-rules';

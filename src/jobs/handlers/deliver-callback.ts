@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { attemptDelivery, deliveryJobDead } from '../../domain/callbacks/attempt.js';
 import { DELIVER_CALLBACK, type DeliverPayload } from '../../domain/callbacks/deliveries.js';
+import { deliveryPortsOf } from '../../domain/sandbox-partner/delivery-ports.js';
 import type { Job, JobRun } from '../types.js';
 
 export { DELIVER_CALLBACK };
@@ -21,7 +22,7 @@ function rowIdOf(job: Job): { accountId: number; rowId: number } {
 export async function runDeliverCallback(deps: Deps, job: Job, run: JobRun): Promise<void> {
   const { accountId, rowId } = rowIdOf(job);
   // The attempt's record and the job's success commit in one transaction.
-  const { state } = await attemptDelivery(deps, accountId, rowId, job.id, true, run.succeedIn);
+  const { state } = await attemptDelivery(deliveryPortsOf(deps), accountId, rowId, job.id, true, run.succeedIn);
   if (state !== null) deps.metrics.callbackAttempts.inc({ result: state });
 }
 

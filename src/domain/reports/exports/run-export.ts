@@ -1,5 +1,5 @@
-import type { Deps } from '../../../deps.js';
-import type { StoredFile } from '../../../lib/file-store/index.js';
+import type { ReportPorts } from '../ports.js';
+import type { StoredFile } from '../../../db/file-store/index.js';
 import { nextTurn } from '../../../lib/next-turn.js';
 import { reportOptions, type ExportType, type ReportOptions, type ReportRow } from '../model.js';
 import { PipeClosedError } from './byte-pipe.js';
@@ -26,7 +26,7 @@ export interface ProduceExportOptions {
   pageSize?: number;
 }
 
-async function openSource(deps: Deps, report: ReportRow, options: ReportOptions, pageSize: number | undefined): Promise<ExportSource> {
+async function openSource(deps: Pick<ReportPorts, 'db'>, report: ReportRow, options: ReportOptions, pageSize: number | undefined): Promise<ExportSource> {
   const exportType = report.report_type as ExportType;
   // Compiled at creation too (checkExportRequest), so a formula that reaches a job always compiles.
   // PostgreSQL runs a page's queries off the event loop (network round trips), so its pages are larger: small
@@ -55,7 +55,7 @@ const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
  * deletes what it wrote and returns null.
  */
 export async function produceExport(
-  deps: Deps,
+  deps: Pick<ReportPorts, 'db' | 'files' | 'log'>,
   report: ReportRow,
   stillWanted: () => Promise<boolean>,
   produceOptions: ProduceExportOptions = {},

@@ -1,11 +1,11 @@
 import type { Readable } from 'node:stream';
-import type { Deps } from '../../../deps.js';
+import type { ReportPorts } from '../ports.js';
 import { CsvFileError, readCsvRecords, type CsvRecord } from '../csv/read-records.js';
 import { checkHeader } from './file-checks.js';
 import type { ImportContext, ImportKind, LineError } from './types.js';
 
 /** Opens a stored import file for reading (each pass opens it again); a file no longer stored is a CsvFileError. */
-export function storedFileOpener(deps: Pick<Deps, 'files'>, accountId: number, fileId: number): () => Promise<Readable> {
+export function storedFileOpener(deps: Pick<ReportPorts, 'files'>, accountId: number, fileId: number): () => Promise<Readable> {
   return async () => {
     const stream = await deps.files.read(accountId, fileId);
     if (!stream) throw new CsvFileError('is no longer stored (removed by the retention sweep?)', 0);

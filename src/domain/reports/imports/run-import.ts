@@ -1,4 +1,4 @@
-import type { Deps } from '../../../deps.js';
+import type { ReportPorts } from '../ports.js';
 import { withTx, type Db } from '../../../db/tx.js';
 import { CsvFileError, readCsvRecords } from '../csv/read-records.js';
 import { fileDelimiter } from '../csv/delimiter.js';
@@ -9,6 +9,9 @@ import { moveReportStatus } from '../report-status.js';
 import { dataRecords, readFileStart, storedFileOpener } from './file-start.js';
 import { chunkPacer, lineChunks } from './chunks.js';
 import type { ImportContext, ImportKind, LineError, ParsedLine } from './types.js';
+
+/** The pieces of the process a run uses (src/domain/reports/ports.ts). */
+type ImportPorts = Pick<ReportPorts, 'db' | 'clock' | 'files'>;
 
 export function importContextOf(report: ReportRow, now: Date): ImportContext {
   const options = reportOptions(report);
@@ -36,7 +39,7 @@ class ImportStopped extends Error {}
  * any moment leaves either all of a chunk or none of it; the next run skips the lines already done, so no
  * line is applied twice or lost. A cancel lands between chunks (the chunk in flight rolls back).
  */
-export async function runImport(deps: Deps, report: ReportRow): Promise<void> {
+export async function runImport(deps: ImportPorts, report: ReportRow): Promise<void> {
   const db = deps.db.db;
   const kind = importKind(report.report_type as ImportType);
   const delimiter = fileDelimiter(reportOptions(report).delimiter);
@@ -69,7 +72,7 @@ export async function runImport(deps: Deps, report: ReportRow): Promise<void> {
 }
 
 /** Records the header, the line count and the header notes, once (a resumed run finds them there). */
-async function recordStart(deps: Deps, report: ReportRow, header: string[], dataLines: number, notes: LineError[]): Promise<boolean> {
+async function recordStart(deps: ImportPorts, report: ReportRow, header: string[], dataLines: number, notes: LineError[]): Promise<boolean> {
   const now = deps.clock.now().toISOString();
   return withTx(deps.db.db, async (tx) => {
     const current = await tx.selectFrom('reports').select(['status', 'expected_lines']).where('id', '=', report.id).executeTakeFirst();
@@ -87,7 +90,7 @@ async function recordStart(deps: Deps, report: ReportRow, header: string[], data
 }
 
 async function commitChunk(
-  deps: Deps,
+  deps: ImportPorts,
   kind: ImportKind,
   ctx: ImportContext,
   plan: unknown,
@@ -139,7 +142,7 @@ async function insertLineErrors(tx: Db, report: ReportRow, errors: LineError[]):
   }
 }
 
-async function finishImport(deps: Deps, report: ReportRow, done: number): Promise<void> {
+async function finishImport(deps: ImportPorts, report: ReportRow, done: number): Promise<void> {
   const now = deps.clock.now().toISOString();
   await moveReportStatus(deps.db.db, report, { from: 'PROCESSING', to: 'COMPLETE', atLinesDone: done }, { completed_at: now, updated_at: now });
 }

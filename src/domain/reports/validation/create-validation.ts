@@ -1,7 +1,7 @@
-import type { Deps } from '../../../deps.js';
+import type { ReportPorts } from '../ports.js';
 import { withTx, type Db } from '../../../db/tx.js';
-import { enqueueJob } from '../../../jobs/enqueue.js';
-import type { StoredFile } from '../../../lib/file-store/index.js';
+import { enqueueJob } from '../../../db/outbox.js';
+import type { StoredFile } from '../../../db/file-store/index.js';
 import { invalidField, notFound } from '../../errors.js';
 import { fileDelimiter } from '../csv/delimiter.js';
 import { checkImportOptions } from '../imports/options.js';
@@ -40,7 +40,7 @@ export function validationContext(accountId: number, def: Pick<ImportDefinition,
  * validation reports where (group "file").
  */
 export async function createValidation(
-  deps: Deps,
+  deps: Pick<ReportPorts, 'db' | 'clock' | 'files'>,
   accountId: number,
   def: ImportDefinition,
   file: StoredFile,

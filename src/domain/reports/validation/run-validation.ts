@@ -1,4 +1,4 @@
-import type { Deps } from '../../../deps.js';
+import type { ReportPorts } from '../ports.js';
 import { withTx, type Db } from '../../../db/tx.js';
 import { CsvFileError, readCsvRecords } from '../csv/read-records.js';
 import { chunkPacer, lineChunks } from '../imports/chunks.js';
@@ -10,6 +10,9 @@ import { fileDelimiter } from '../csv/delimiter.js';
 import { importKind } from '../imports/kinds.js';
 import { moveValidationStatus } from './validation-status.js';
 import { GROUP_FILE, GROUP_HEADER, GROUP_LINE, type ValidationOptions, type ValidationResult, type ValidationRow } from './model.js';
+
+/** The pieces of the process a run uses (src/domain/reports/ports.ts). */
+type ValidationPorts = Pick<ReportPorts, 'db' | 'clock' | 'files'>;
 
 /** The validation ended meanwhile, or another run holds a later checkpoint: the chunk in hand rolls back. */
 class ValidationStopped extends Error {}
@@ -37,7 +40,7 @@ const fileError = (message: string, row: number): ValidationResult => ({ group: 
  * twice. Like the import it reads the file twice: a file that cannot be read as CSV, or whose header
  * cannot be read, ends with that one problem (group "file" or "header"), as the import refuses it whole.
  */
-export async function runValidation(deps: Deps, validation: ValidationRow, options: ValidationOptions): Promise<void> {
+export async function runValidation(deps: ValidationPorts, validation: ValidationRow, options: ValidationOptions): Promise<void> {
   const db = deps.db.db;
   const kind = importKind(validation.import_type as ImportType);
   const delimiter = fileDelimiter(options.delimiter);
@@ -80,7 +83,7 @@ export async function runValidation(deps: Deps, validation: ValidationRow, optio
 }
 
 async function commitChunk(
-  deps: Deps,
+  deps: ValidationPorts,
   kind: ImportKind,
   ctx: ImportContext,
   plan: unknown,
@@ -112,7 +115,7 @@ async function commitChunk(
 }
 
 /** Ends the validation COMPLETE, storing the last results, unless another run got there first. */
-async function finish(deps: Deps, validation: ValidationRow, done: number, results: ValidationResult[]): Promise<void> {
+async function finish(deps: ValidationPorts, validation: ValidationRow, done: number, results: ValidationResult[]): Promise<void> {
   const now = deps.clock.now().toISOString();
   const fileProblem = results.find((r) => r.group === GROUP_FILE || (r.group === GROUP_HEADER && r.severity === 'ERROR'));
   await withTx(deps.db.db, async (tx) => {
@@ -147,7 +150,7 @@ async function insertResults(tx: Db, validation: Pick<ValidationRow, 'id' | 'acc
 }
 
 /** Ends a validation whose job gave up (the last attempt failed): COMPLETE with the reason as a "file" result. */
-export async function failValidation(deps: Deps, validationId: number, accountId: number, message: string): Promise<void> {
+export async function failValidation(deps: ValidationPorts, validationId: number, accountId: number, message: string): Promise<void> {
   const now = deps.clock.now().toISOString();
   await withTx(deps.db.db, async (tx) => {
     const ended = await moveValidationStatus(

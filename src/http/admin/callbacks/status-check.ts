@@ -1,5 +1,6 @@
 import type { Deps } from '../../../deps.js';
 import { checkStorefrontStatus } from '../../../domain/callbacks/triggers.js';
+import { deliveryPortsOf } from '../../../domain/sandbox-partner/delivery-ports.js';
 import type { App } from '../../types.js';
 import { ADMIN_ROUTE_CONFIG, TAGS } from '../schemas.js';
 import { StatusCheckView, StorefrontParams, callbackResponses } from './schemas.js';
@@ -22,6 +23,6 @@ export function registerStatusCheck(app: App, deps: Deps) {
         response: callbackResponses({ 200: StatusCheckView }, [400, 401, 404, 409], 'the storefront is disconnected', 'the partner failed the status call; the message says how'),
       },
     },
-    async (request) => checkStorefrontStatus(deps, request.params.accountId, request.params.storefrontId),
+    async (request) => checkStorefrontStatus(deliveryPortsOf(deps), request.params.accountId, request.params.storefrontId),
   );
 }

@@ -5,6 +5,7 @@ import { withTx } from '../../../db/tx.js';
 import { getAccount } from '../../../domain/accounts/accounts.js';
 import { sellerPrincipalFor } from '../../../domain/accounts/principal.js';
 import { receiveShipment } from '../../../domain/inbound/receive-shipment.js';
+import { backorderPort } from '../../../domain/fulfillment/backorder-port.js';
 import { shipmentRecord } from '../../../domain/inbound/view.js';
 import { V1Error } from '../../schemas/common.js';
 import { InboundShipment, ReceiveBody } from '../../schemas/inbound.js';
@@ -42,7 +43,7 @@ export function registerAdminReceiveShipment(app: App, deps: Deps) {
       const { accountId, id } = request.params;
       await getAccount(deps.db.db, accountId);
       const principal = sellerPrincipalFor(accountId);
-      const row = await withTx(deps.db.db, (tx) => receiveShipment(tx, principal, id, request.body, deps.clock.now()));
+      const row = await withTx(deps.db.db, (tx) => receiveShipment(tx, principal, id, request.body, deps.clock.now(), backorderPort));
       return shipmentRecord(deps.db.db, principal, row);
     },
   );

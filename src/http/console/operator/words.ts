@@ -13,7 +13,7 @@ import { JOB_RETENTION_SWEEP } from '../../../jobs/handlers/job-retention-sweep.
 import { REPORT_RETENTION_SWEEP } from '../../../jobs/handlers/report-retention-sweep.js';
 import { defaultJobRegistry } from '../../../jobs/registry.js';
 import type { JobStatus } from '../../../jobs/types.js';
-import type { RefusalSentences } from '../refusal-words.js';
+import type { RefusalSentences } from '../refusal-sentences.js';
 import type { EventType } from '../../../domain/callbacks/nudges.js';
 
 /** The operator pages' words for the service's states and kinds (the API's enum names stay in the API). */

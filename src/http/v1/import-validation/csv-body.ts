@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../../deps.js';
-import { FileTooLargeError, type StoredFile } from '../../../lib/file-store/index.js';
+import { FileTooLargeError, type StoredFile } from '../../../db/file-store/index.js';
 import { tooLarge } from '../../plugins/body-limits.js';
 import { checkedUtf8, holdUpload } from '../../plugins/uploads.js';
 import type { App } from '../../types.js';

@@ -2,6 +2,7 @@ import type { App } from '../../types.js';
 import type { Deps } from '../../../deps.js';
 import { withTx } from '../../../db/tx.js';
 import { createInboundShipment } from '../../../domain/inbound/create-shipment.js';
+import { backorderPort } from '../../../domain/fulfillment/backorder-port.js';
 import { shipmentRecord } from '../../../domain/inbound/view.js';
 import { principalOf } from '../../plugins/auth.js';
 import { v1Responses } from '../../schemas/common.js';
@@ -32,7 +33,7 @@ export function registerCreateShipment(app: App, deps: Deps) {
     },
     async (request) => {
       const principal = principalOf(request);
-      const row = await withTx(deps.db.db, (tx) => createInboundShipment(tx, principal, request.body, deps.clock.now()));
+      const row = await withTx(deps.db.db, (tx) => createInboundShipment(tx, principal, request.body, deps.clock.now(), backorderPort));
       return shipmentRecord(deps.db.db, principal, row);
     },
   );

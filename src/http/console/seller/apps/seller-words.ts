@@ -1,7 +1,7 @@
 import { AppError } from '../../../../domain/errors.js';
 import { WarehouseFulfilledElsewhere, type WarehouseFulfiller } from '../../../../domain/accounts/warehouse-mappings.js';
 import type { PulledBack } from '../../../../domain/accounts/warehouse-work-port.js';
-import type { RefusalSentences } from '../../refusal-words.js';
+import type { RefusalSentences } from '../../refusal-sentences.js';
 
 /** The apps pages' refusals and results in the seller's words (never the API's field names). */
 

@@ -5,6 +5,7 @@ import { appNames } from '../../../../domain/accounts/app-catalog.js';
 import { listInstallations, type InstallationView } from '../../../../domain/accounts/installations.js';
 import { lastStatusChecks, type CheckState, type StatusCheck } from '../../../../domain/callbacks/status-checks.js';
 import { checkStorefrontStatus, disconnectStorefront, requestIngestion } from '../../../../domain/callbacks/triggers.js';
+import { deliveryPortsOf } from '../../../../domain/sandbox-partner/delivery-ports.js';
 import { isAppError, notFound } from '../../../../domain/errors.js';
 import { IngestionRequestBody } from '../../../admin/callbacks/ingestion-request.js';
 import { Badge, PostForm, Table, field, formAction, formatTs, type DisplaySettings, type Tone } from '../../components.js';
@@ -151,7 +152,7 @@ export function registerStorefrontPages(scope: FastifyInstance, deps: Deps): voi
     const t = await target(request, reply);
     if (!t) return reply;
     try {
-      const result = await checkStorefrontStatus(deps, t.user.accountId, t.sf.installationId);
+      const result = await checkStorefrontStatus(deliveryPortsOf(deps), t.user.accountId, t.sf.installationId);
       flash(deps, request, reply, 'ok', `Status checked: ${result.checks.length} check(s) reported.`);
     } catch (error) {
       // The partner's failure (502) is news for the seller, not an error page: the stored checks stay shown.

@@ -3,6 +3,7 @@ import type { Deps } from '../../../../deps.js';
 import { withTx } from '../../../../db/tx.js';
 import { invalidArgument } from '../../../../domain/errors.js';
 import { cancelInboundShipment } from '../../../../domain/inbound/cancel-shipment.js';
+import { backorderPort } from '../../../../domain/fulfillment/backorder-port.js';
 import { CANCELLABLE_STATUSES, RECEIVABLE_STATUSES } from '../../../../domain/inbound/model.js';
 import { receiveShipment } from '../../../../domain/inbound/receive-shipment.js';
 import { shipInboundShipment } from '../../../../domain/inbound/ship-shipment.js';
@@ -165,7 +166,7 @@ export function registerInboundDetailPages(scope: FastifyInstance, deps: Deps): 
       });
       if (products.length === 0) throw invalidArgument('Enter the units that arrived on at least one line.');
       const input = checkForm(ReceiveBody, { products });
-      const row = await withTx(deps.db.db, (tx) => receiveShipment(tx, consolePrincipal(user), id, input, deps.clock.now()));
+      const row = await withTx(deps.db.db, (tx) => receiveShipment(tx, consolePrincipal(user), id, input, deps.clock.now(), backorderPort));
       return `Units received. The shipment is now ${inboundStatusText(row.status).toLowerCase()}.`;
     });
   });

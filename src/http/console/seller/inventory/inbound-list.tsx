@@ -4,6 +4,7 @@ import { withTx } from '../../../../db/tx.js';
 import { listAccountWarehouses } from '../../../../domain/accounts/warehouses.js';
 import { invalidField } from '../../../../domain/errors.js';
 import { createInboundShipment } from '../../../../domain/inbound/create-shipment.js';
+import { backorderPort } from '../../../../domain/fulfillment/backorder-port.js';
 import { listInboundShipments, statusFilter, type ShipmentKeyset } from '../../../../domain/inbound/list-shipments.js';
 import { INBOUND_STATUSES } from '../../../../domain/inbound/model.js';
 import { listVendors } from '../../../../domain/inbound/vendors.js';
@@ -138,7 +139,7 @@ export function registerInboundListPages(scope: FastifyInstance, deps: Deps): vo
         ...optional('tracking', formText(field(body, 'tracking'))),
         create_new_products: formBool(field(body, 'create_new_products')),
       });
-      const row = await withTx(deps.db.db, (tx) => createInboundShipment(tx, consolePrincipal(user), input, deps.clock.now()));
+      const row = await withTx(deps.db.db, (tx) => createInboundShipment(tx, consolePrincipal(user), input, deps.clock.now(), backorderPort));
       return { message: `Shipment #${row.id} created.`, to: `/console/inventory/inbound/${row.id}` };
     });
   });

@@ -1,5 +1,5 @@
 import type { InboundStatus } from '../../../../domain/inbound/model.js';
-import type { RefusalSentences } from '../../refusal-words.js';
+import type { RefusalSentences } from '../../refusal-sentences.js';
 
 /** The inbound shipment pages' statuses and refusals in the seller's words (never PARTIALLY_RECEIVED). */
 

@@ -1,4 +1,4 @@
-import type { RefusalSentences } from '../../refusal-words.js';
+import type { RefusalSentences } from '../../refusal-sentences.js';
 
 /** The kits and vendors pages' refusals in the seller's words. */
 

@@ -1,5 +1,5 @@
 import { LOW_STOCK_MAX } from '../../../../domain/inventory/low-stock.js';
-import type { RefusalSentences } from '../../refusal-words.js';
+import type { RefusalSentences } from '../../refusal-sentences.js';
 
 /** The stock pages' refusals in the seller's words (never the API's delta_quantity or installation ids). */
 

@@ -1,7 +1,7 @@
 import type { ConflictType, ListingAction } from '../../../../domain/listings/ingestion-plan.js';
 import type { IngestionStatus } from '../../../../domain/listings/ingestion-session.js';
 import type { StandardStatus } from '../../../../domain/listings/variant-status.js';
-import type { RefusalSentences } from '../../refusal-words.js';
+import type { RefusalSentences } from '../../refusal-sentences.js';
 
 /** The listings pages' statuses and refusals in the seller's words (never STANDARD_STATUS_… or PLANNED). */
 

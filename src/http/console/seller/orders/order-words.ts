@@ -1,4 +1,4 @@
-import type { RefusalSentences } from '../../refusal-words.js';
+import type { RefusalSentences } from '../../refusal-sentences.js';
 
 /**
  * The order pages' statuses and reasons in a seller's words: one mapping per enum the API uses, so no raw

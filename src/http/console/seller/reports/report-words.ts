@@ -1,4 +1,4 @@
-import type { RefusalSentences } from '../../refusal-words.js';
+import type { RefusalSentences } from '../../refusal-sentences.js';
 
 /**
  * The reports pages' words. An import's line errors are stored as the partner reads them in the report's

@@ -1,7 +1,13 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { afterCommit } from '../db/tx.js';
-import { announcerOf } from './notify.js';
+import type { Database } from './schema.js';
+import { afterCommit } from './tx.js';
+import { announcerOf } from './outbox-notify.js';
+
+/**
+ * The outbox writer. The jobs table lives in the same database as the data, so a change queues its
+ * follow-up work in its own transaction. It sits in db/ rather than jobs/ so that the domain can queue work
+ * without importing the worker's layer; the worker (src/jobs/) leases and runs what is queued here.
+ */
 
 export const DEFAULT_MAX_ATTEMPTS = 10;
 

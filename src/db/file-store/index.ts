@@ -3,10 +3,10 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { DbHandle } from '../../db/connect.js';
-import { nextTurn } from '../next-turn.js';
-import { ensurePrivateDir } from '../private-files.js';
-import { TurnBudget } from '../turn-budget.js';
+import type { DbHandle } from '../connect.js';
+import { nextTurn } from '../../lib/next-turn.js';
+import { ensurePrivateDir } from '../../lib/private-files.js';
+import { TurnBudget } from '../../lib/turn-budget.js';
 import { FileTooLargeError, type FileMeta, type FileStore, type StoredFile, type WriteOptions } from './types.js';
 
 export * from './types.js';

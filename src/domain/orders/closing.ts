@@ -4,7 +4,7 @@ import type { Tx } from '../../db/tx.js';
  * When an order is closed for the personal-data retention (resolutions §10): no unit is owed and no return
  * is open. The derived statuses say exactly that (status.ts): SHIPPED, RETURNED, REFUNDED and CANCELLED are
  * reached only once nothing is owed and no return is open; PENDING*, PARTIALLY_SHIPPED and RETURN_REQUESTED
- * are the open ones.
+ * are the open ones. Kept in orders, whose status changes it follows; the personal-data area reads it.
  */
 export const CLOSED_STATUSES = ['SHIPPED', 'RETURNED', 'REFUNDED', 'CANCELLED'] as const;
 

@@ -1,14 +1,14 @@
 import type { Tx } from '../../db/tx.js';
 import type { Signer } from '../../lib/signer.js';
-import { createAccount, issueSellerToken } from './accounts.js';
-import { registerApp } from './apps.js';
-import { installApp } from './installations.js';
-import { exchangeAuthorizationCode } from './oauth.js';
-import { SCOPES, type AppKind, type Scope } from './principal.js';
-import { createWarehouse } from './warehouses.js';
-import { NO_ORDERS_YET } from './warehouse-work-port.js';
+import { createAccount, issueSellerToken } from '../accounts/accounts.js';
+import { registerApp } from '../accounts/apps.js';
+import { installApp } from '../accounts/installations.js';
+import { exchangeAuthorizationCode } from '../accounts/oauth.js';
+import { SCOPES, type AppKind, type Scope } from '../accounts/principal.js';
+import { createWarehouse } from '../accounts/warehouses.js';
+import { NO_ORDERS_YET } from '../accounts/warehouse-work-port.js';
 import type { EventType } from '../callbacks/nudges.js';
-import { attachPartnerSimulator } from '../sandbox-partner/attach.js';
+import { attachPartnerSimulator } from './attach.js';
 
 /**
  * The partner developer's starting point: one seller account with warehouses, one installed app of each

@@ -9,7 +9,8 @@ export { nonPublicPhrase, nonPublicReason } from './address-classes.js';
  * link-local, unspecified, CGNAT or other non-public addresses, nor to IPv6 addresses embedding one
  * (IPv4-mapped, 6to4, Teredo, NAT64…: address-classes.ts) — unless the operator set CALLBACKS_ALLOW_PRIVATE
  * (sandbox, tests). Checked at registration on the literal host, and at delivery on every address the name
- * resolves to (send.ts), so a public name pointing at 127.0.0.1 is refused too.
+ * resolves to (src/domain/callbacks/send.ts), so a public name pointing at 127.0.0.1 is refused too. The
+ * rule lives with the apps whose base URL it checks, the bottom area, so registration and delivery share it.
  */
 
 /** Said with every refusal, so the partner or operator knows the rule and the way out. */
