@@ -7,6 +7,7 @@
 //   shared domain files; areas in one tier are peers. shared-domain-upward: the shared files import no area.
 // - no-cycle: no import cycle anywhere in src/, except among the migrations and their index, which every
 //   migration imports for its context type (issue 27 allows it).
+// - db-fast-paths-only: above src/db, the fast paths are imported from src/db/fast-paths.ts only.
 // - not-layered, domain-not-in-area: a new top-level place under src/ or src/domain/ fails until it is
 //   given a place here, so nothing escapes the rules by being new.
 // Type-only imports count like any other. No exceptions are configured.
@@ -139,6 +140,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/' },
       to: { circular: true, via: { pathNot: '^src/db/migrations/' } },
+    },
+    {
+      name: 'db-fast-paths-only',
+      comment:
+        'Above src/db, the fast ways to run a query come from src/db/fast-paths.ts, the one module a handler author learns (docs/architecture.md), never from the files that implement them.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/db/' },
+      to: { path: '^src/db/(compiled|prepared|raw-rows|unanswered|companion-writes|savepoint|entry-savepoint|pg-client|group-commit|statement-cache|pg-statement-names|row-factory)\\.ts$' },
     },
     {
       name: 'not-layered',

@@ -152,6 +152,11 @@ export function everyColumn<T>() {
  * parameters): on PostgreSQL it is named like the kept shapes above, so each connection parses it once.
  */
 export async function runFixedText<R>(db: Db, query: CompiledQuery<R>): Promise<R[]> {
+  return (await db.executeQuery(fixedText(db, query))).rows;
+}
+
+/** runFixedText's naming alone, for a query of fixed text sent some other way (readAhead, sendWithoutWaiting). */
+export function fixedText<R>(db: Db, query: CompiledQuery<R>): CompiledQuery<R> {
   if (isPostgres(db)) registerNamedStatement(query.sql);
-  return (await db.executeQuery(query)).rows;
+  return query;
 }

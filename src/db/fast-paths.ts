@@ -21,6 +21,7 @@ export {
   compiledByShape,
   compiledStatement,
   everyColumn,
+  fixedText,
   listArgsOf,
   rowArgsOf,
   runFixedText,

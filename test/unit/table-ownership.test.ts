@@ -129,15 +129,7 @@ const TABLE_OWNERS: Record<keyof Database, DomainArea | OtherOwner> = {
  * Writes still made by an area that does not own the table, each with the reason it stays for now. The test
  * fails when one of them no longer happens, so the list only shrinks.
  */
-const PENDING: readonly { file: string; table: string; why: string }[] = [
-  // orders imports personal-data (src/domain/orders/status.ts calls trackOrderClosing) and personal-data
-  // imports orders: moving these writes into orders waits for that import cycle to be resolved.
-  { file: 'src/domain/personal-data/closing.ts', table: 'sales_orders', why: 'orders ↔ personal-data import cycle' },
-  { file: 'src/domain/personal-data/redact.ts', table: 'sales_orders', why: 'orders ↔ personal-data import cycle' },
-  { file: 'src/domain/personal-data/redact.ts', table: 'sales_order_lines', why: 'orders ↔ personal-data import cycle' },
-  { file: 'src/domain/personal-data/redact.ts', table: 'sales_order_packages', why: 'orders ↔ personal-data import cycle' },
-  { file: 'src/domain/personal-data/redact.ts', table: 'sales_order_search_terms', why: 'orders ↔ personal-data import cycle' },
-];
+const PENDING: readonly { file: string; table: string; why: string }[] = [];
 
 const DOMAIN_DIR = 'src/domain';
 const SCHEMA_FILE = 'src/db/schema.ts';

@@ -1,5 +1,5 @@
 import type { DbHandle } from '../../db/connect.js';
-import { prepareQuery } from '../../db/prepared.js';
+import { prepareQuery } from '../../db/fast-paths.js';
 import type { Db } from '../../db/tx.js';
 import { conflict, notFound } from '../errors.js';
 import type { AppKind, Principal, Scope } from './principal.js';

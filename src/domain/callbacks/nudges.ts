@@ -1,5 +1,4 @@
-import { compiledStatement } from '../../db/compiled.js';
-import { readAhead } from '../../db/unanswered.js';
+import { compiledStatement, readAhead } from '../../db/fast-paths.js';
 import type { Db } from '../../db/tx.js';
 import { createDelivery } from './deliveries.js';
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
+import { argList, compiledBySize, listArgsOf } from '../../db/fast-paths.js';
 import type { Db } from '../../db/tx.js';
 
 /**

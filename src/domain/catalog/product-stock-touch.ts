@@ -1,5 +1,5 @@
 import { sql, type CompiledQuery } from 'kysely';
-import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
+import { argList, compiledBySize, listArgsOf } from '../../db/fast-paths.js';
 import type { Db } from '../../db/tx.js';
 import { lowStockGapExpression } from './product-low-stock-gap.js';
 

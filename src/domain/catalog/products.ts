@@ -1,4 +1,4 @@
-import { argList, compiledBySize, compiledStatement, listArgsOf } from '../../db/compiled.js';
+import { argList, compiledBySize, compiledStatement, listArgsOf } from '../../db/fast-paths.js';
 import type { Insertable } from 'kysely';
 import type { ProductsTable } from '../../db/schema.js';
 import type { Db } from '../../db/tx.js';

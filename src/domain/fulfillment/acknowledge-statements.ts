@@ -1,7 +1,7 @@
 import { sql, type CompiledQuery, type Expression, type SqlBool } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
-import { registerNamedStatement } from '../../db/pg-statement-names.js';
 import type { Tx } from '../../db/tx.js';
+import { fixedText } from '../../db/fast-paths.js';
 import type { Principal } from '../accounts/principal.js';
 import { callerWarehouseIds } from './access.js';
 
@@ -27,12 +27,6 @@ export interface AcknowledgeRow {
 export interface AcknowledgeWrite {
   id: number;
   externalOrderId: string;
-}
-
-/** A text that is the same on every call (array parameters) runs as a named statement on PostgreSQL. */
-function fixedText<R>(tx: Tx, query: CompiledQuery<R>): CompiledQuery<R> {
-  if (isPostgres(tx)) registerNamedStatement(query.sql);
-  return query;
 }
 
 /** `column = any(array)` on PostgreSQL, `column in (…)` on SQLite. */

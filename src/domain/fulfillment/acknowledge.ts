@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/tx.js';
-import { readAhead, sendWithoutWaiting } from '../../db/unanswered.js';
+import { readAhead, sendWithoutWaiting } from '../../db/fast-paths.js';
 import type { Principal } from '../accounts/principal.js';
 import { prefetchNudgeSubscribers } from '../callbacks/nudges.js';
 import { conflict, failedPrecondition, invalidArgument, notFound, type AppError } from '../errors.js';

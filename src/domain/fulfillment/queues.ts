@@ -5,9 +5,7 @@ import { callerWarehouseIds } from './access.js';
 import { FULFILLMENT_ORDER_VIEW_COLUMNS, fulfillmentOrderViews, type FulfillmentOrderV2, type FulfillmentOrderViewRow } from './view.js';
 import { stillOwesUnits } from './owed.js';
 import type { DbHandle } from '../../db/connect.js';
-import { selectRows } from '../../db/raw-rows.js';
-import { withOneConnection } from '../../db/unanswered.js';
-import { argList, compiledByShape, listArgsOf } from '../../db/compiled.js';
+import { argList, compiledByShape, listArgsOf, selectRows, withOneConnection } from '../../db/fast-paths.js';
 
 /**
  * The two partner queues (document 4.8, 3.5, 3.7; resolutions §4). Both are level reads, keyset-paged by

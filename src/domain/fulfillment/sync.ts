@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
-import { compiledStatement } from '../../db/compiled.js';
+import { compiledStatement, sendWithoutWaiting } from '../../db/fast-paths.js';
 import type { Tx } from '../../db/tx.js';
 import { nudgeFulfillmentOrder } from './access.js';
 import { knownNudgeSubscribers, prefetchNudgeSubscribers } from '../callbacks/nudges.js';
-import { sendWithoutWaiting } from '../../db/unanswered.js';
 
 // Every new order runs it (compiled once: src/db/compiled.ts). One statement finds the owed warehouses and
 // inserts what is missing; the one active shipping/3PL installation mapped to a warehouse owes its work.

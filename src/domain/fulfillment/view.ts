@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../../db/tx.js';
-import { readTogether } from '../../db/unanswered.js';
+import { argList, compiledBySize, listArgsOf, readTogether, selectRows } from '../../db/fast-paths.js';
 import { warehouseUniqueIdFor, type Principal } from '../accounts/principal.js';
 import type { Address } from '../orders/model.js';
 import type { FulfillmentOrderRow } from './access.js';
@@ -8,8 +8,6 @@ import { accountFilterById } from '../../db/tenancy.js';
 import { moneyAmountText } from '../../lib/decimal.js';
 import { groupBy } from '../../lib/group-by.js';
 import type { DbHandle } from '../../db/connect.js';
-import { selectRows } from '../../db/raw-rows.js';
-import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
 
 /** The v2 fulfillment order (document 2.18), with lines derived from the routes (units still owed). */
 

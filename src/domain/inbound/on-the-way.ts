@@ -1,5 +1,5 @@
 import type { DbHandle } from '../../db/connect.js';
-import { prepareQuery } from '../../db/prepared.js';
+import { prepareQuery } from '../../db/fast-paths.js';
 import type { Db } from '../../db/tx.js';
 import type { InboundPort, OpenInboundLine } from '../inventory/inbound-port.js';
 import { OPEN_STATUSES } from './model.js';

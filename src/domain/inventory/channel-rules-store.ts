@@ -1,4 +1,4 @@
-import { compiledStatement } from '../../db/compiled.js';
+import { compiledStatement } from '../../db/fast-paths.js';
 import type { StorefrontInventoryRulesTable } from '../../db/schema.js';
 import type { Db, Tx } from '../../db/tx.js';
 import { isStorefrontOf } from '../accounts/installations.js';

@@ -1,8 +1,6 @@
 import { sql, type CompiledQuery, type Selectable } from 'kysely';
-import { readAhead } from '../../db/unanswered.js';
+import { argList, argRow, compiledBySize, compiledStatement, everyColumn, listArgsOf, readAhead, rowArgsOf, runEach } from '../../db/fast-paths.js';
 import { mostAvailableOf } from './most-available.js';
-import { runEach } from '../../db/companion-writes.js';
-import { argList, argRow, compiledBySize, compiledStatement, everyColumn, listArgsOf, rowArgsOf } from '../../db/compiled.js';
 import type { InventoryReservationsTable } from '../../db/schema.js';
 import { isPostgres } from '../../db/dialect.js';
 import type { Tx } from '../../db/tx.js';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
-import { runFixedText } from '../../db/compiled.js';
+import { runFixedText } from '../../db/fast-paths.js';
 import type { Db } from '../../db/tx.js';
 import type { StockKey } from './stock-batch.js';
 

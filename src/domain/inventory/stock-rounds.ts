@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
-import { runFixedText } from '../../db/compiled.js';
+import { runFixedText } from '../../db/fast-paths.js';
 import type { Db } from '../../db/tx.js';
 import { deleteNewStockRows, ensureStockRows, type StockKey } from './stock-batch.js';
 import { MAX_STOCK_UNITS, stockCountersAfter, type StockChange } from './stock.js';

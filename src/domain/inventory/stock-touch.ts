@@ -1,7 +1,6 @@
-import { runEach } from '../../db/companion-writes.js';
+import { runEach, sendWithoutWaiting } from '../../db/fast-paths.js';
 import type { Db } from '../../db/tx.js';
 import { productTouchWrites } from '../catalog/product-stock-touch.js';
-import { sendWithoutWaiting } from '../../db/unanswered.js';
 import { lockProductVariants, lockProductVariantsAhead } from '../listings/variant-stock.js';
 import { refreshLockedVariantStock, refreshVariantStock } from './variant-stock-sync.js';
 

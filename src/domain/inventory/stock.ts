@@ -1,6 +1,6 @@
 import { sql, type Insertable, type RawBuilder } from 'kysely';
 import type { InventoryTable } from '../../db/schema.js';
-import { compiledByShape, compiledStatement } from '../../db/compiled.js';
+import { compiledByShape, compiledStatement } from '../../db/fast-paths.js';
 import type { Db } from '../../db/tx.js';
 import { touchProductInventory } from './stock-touch.js';
 

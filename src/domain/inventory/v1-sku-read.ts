@@ -1,5 +1,5 @@
 import type { DbHandle } from '../../db/connect.js';
-import { prepareQuery } from '../../db/prepared.js';
+import { prepareQuery } from '../../db/fast-paths.js';
 import type { Principal } from '../accounts/principal.js';
 import { toProductRow } from '../catalog/products.js';
 import { notFound } from '../errors.js';

@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../../db/tx.js';
 import type { DbHandle } from '../../db/connect.js';
 import { randomHex } from '../../lib/crypto.js';
-import { selectRows } from '../../db/raw-rows.js';
+import { selectRows } from '../../db/fast-paths.js';
 import { canonicalValue, valueOf } from './attribute-input.js';
 import type { AttributeGroupName, AttributeInput, AttributeOwnerType, AttributeValue, AttributeValueKinds } from './model.js';
 import { accountFilterById } from '../../db/tenancy.js';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbHandle } from '../../db/connect.js';
-import { prepareQuery, type ArgFn } from '../../db/prepared.js';
+import { type ArgFn, prepareQuery } from '../../db/fast-paths.js';
 
 /**
  * GET /v2/storefront/listing/variant/inventory/drift/skus (document 2.17, 4.7; resolutions §1): a level

@@ -12,7 +12,7 @@ import type { Db, Tx } from '../../db/tx.js';
 import { withTx } from '../../db/tx.js';
 import { enqueueJob } from '../../db/outbox.js';
 import { nextTurn } from '../../lib/next-turn.js';
-import { inSavepoint } from '../../db/savepoint.js';
+import { inSavepoint } from '../../db/fast-paths.js';
 import { conflict, isAppError, notFound } from '../errors.js';
 import type { IngestionListing, IngestionVariant } from './ingestion-listing.js';
 import { assemblePlan, loadPlanFacts, planListings, sessionConflicts, type PlanConflict, type PlannedListing, type PlannedVariant } from './ingestion-plan.js';

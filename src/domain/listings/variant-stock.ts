@@ -1,7 +1,6 @@
-import { argList, compiledByShape, compiledBySize, listArgsOf } from '../../db/compiled.js';
+import { argList, compiledByShape, compiledBySize, listArgsOf, readAhead } from '../../db/fast-paths.js';
 import { sql } from 'kysely';
 import type { Db } from '../../db/tx.js';
-import { readAhead } from '../../db/unanswered.js';
 
 /**
  * The stock copy on listing variants (LISTINGS.md "Data model"): the inventory area pushes a product's

@@ -8,7 +8,7 @@ import { moneyAmountText } from '../../lib/decimal.js';
 import type { AttributeGroupName, AttributeValue, AttributeValueKinds, ListingView, SaleInput, SaleView, VariantView } from './model.js';
 import { storefrontSettingsFor } from './storefront-settings.js';
 import type { DbHandle } from '../../db/connect.js';
-import { selectRows } from '../../db/raw-rows.js';
+import { selectRows } from '../../db/fast-paths.js';
 import { groupBy } from '../../lib/group-by.js';
 
 /**

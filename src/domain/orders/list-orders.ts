@@ -5,7 +5,7 @@ import type { OrderStatus } from './model.js';
 import { ORDER_VIEW_COLUMNS, orderViews, type SalesOrderV1 } from './view.js';
 import { orderScopeOf, withWarehouseFilter } from './visibility.js';
 import type { DbHandle } from '../../db/connect.js';
-import { selectRows } from '../../db/raw-rows.js';
+import { selectRows } from '../../db/fast-paths.js';
 
 /**
  * GET /v1/salesOrder (document 4.6, resolutions §1): oldest lastUpdatedTs first, keyset on

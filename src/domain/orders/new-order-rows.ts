@@ -1,9 +1,8 @@
 import { sql, type Selectable } from 'kysely';
-import { argRow, compiledBySize, compiledStatement, everyColumn, rowArgsOf } from '../../db/compiled.js';
+import { argRow, compiledBySize, compiledStatement, everyColumn, rowArgsOf, sendWithoutWaiting } from '../../db/fast-paths.js';
 import { isPostgres } from '../../db/dialect.js';
 import type { SalesOrderLinesTable, SalesOrdersTable } from '../../db/schema.js';
 import type { Tx } from '../../db/tx.js';
-import { sendWithoutWaiting } from '../../db/unanswered.js';
 
 /**
  * The rows of a new order and its lines (create-order.ts). On PostgreSQL the order's insert also draws the ids

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import { compiledStatement } from '../../db/compiled.js';
+import { compiledStatement, sendWithoutWaiting } from '../../db/fast-paths.js';
 import type { Db } from '../../db/tx.js';
-import { sendWithoutWaiting } from '../../db/unanswered.js';
 import { divideToScale, negate, roundToScale, twentyDigits } from '../../lib/decimal.js';
 
 /**

@@ -1,6 +1,5 @@
 import type { CompiledQuery } from 'kysely';
-import { runEach } from '../../db/companion-writes.js';
-import { argRow, compiledBySize, compiledStatement, everyColumn, rowArgsOf } from '../../db/compiled.js';
+import { argRow, compiledBySize, compiledStatement, everyColumn, rowArgsOf, runEach } from '../../db/fast-paths.js';
 import type { Db, Tx } from '../../db/tx.js';
 import { twentyDigits } from '../../lib/decimal.js';
 import { MAX_TERM_LENGTH, searchWords } from '../search-terms.js';

@@ -1,8 +1,6 @@
 import type { CompiledQuery, Selectable } from 'kysely';
-import { runEach, writeWithCompanions } from '../../db/companion-writes.js';
-import { argRow, compiledBySize, everyColumn, rowArgsOf } from '../../db/compiled.js';
+import { argRow, compiledBySize, everyColumn, rowArgsOf, runEach, savepointAhead, writeWithCompanions } from '../../db/fast-paths.js';
 import type { OrderLineRoutesTable } from '../../db/schema.js';
-import { savepointAhead } from '../../db/savepoint.js';
 import type { Tx } from '../../db/tx.js';
 import type { WarehouseRow } from '../accounts/warehouses.js';
 import { availableByProduct, holdStockRow, reservationWrites, reserveStockLeaving, reserveStockRowsAhead, type LedgerEntry, type StockTake } from '../inventory/reserved-stock.js';

@@ -1,6 +1,5 @@
-import { argList, compiledBySize, listArgsOf, type ArgFn } from '../../db/compiled.js';
+import { type ArgFn, argList, compiledBySize, listArgsOf, readAhead } from '../../db/fast-paths.js';
 import type { Db } from '../../db/tx.js';
-import { readAhead } from '../../db/unanswered.js';
 
 /** What a new order needs of each product its lines name: found in one statement with the SKU lookup. */
 export interface OrderProduct {

@@ -11,9 +11,8 @@ import { packagesByOrder, packageV1, type PackageV1 } from './packages.js';
 import { kitComponentsByRoute, type KitComponentsV1 } from './kit-view.js';
 import { accountFilterById } from '../../db/tenancy.js';
 import type { DbHandle } from '../../db/connect.js';
-import { selectRows } from '../../db/raw-rows.js';
+import { argList, compiledBySize, listArgsOf, selectRows } from '../../db/fast-paths.js';
 import { groupBy } from '../../lib/group-by.js';
-import { argList, compiledBySize, listArgsOf } from '../../db/compiled.js';
 
 /** The v1 sales order shape (document 2.10), assembled from the order, line and route rows. */
 

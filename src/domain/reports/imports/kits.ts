@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../../../db/tx.js';
-import { inSavepoint } from '../../../db/savepoint.js';
+import { inSavepoint } from '../../../db/fast-paths.js';
 import { findOrCreateProduct, findProductsBySkus } from '../../catalog/products.js';
 import { setKitComponents } from '../../catalog/kits.js';
 import { AppError } from '../../errors.js';

@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../../../db/tx.js';
-import { inSavepoint } from '../../../db/savepoint.js';
+import { inSavepoint } from '../../../db/fast-paths.js';
 import { findCustomStoreOrDefault } from '../../accounts/custom-stores.js';
 import { sellerPrincipalFor } from '../../accounts/principal.js';
 import { AppError } from '../../errors.js';
