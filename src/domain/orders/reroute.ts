@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/tx.js';
 import { conflict, invalidField } from '../errors.js';
 import type { FulfillmentPort } from './fulfillment-port.js';
-import { releaseRouteUnits } from './reservations.js';
+import { addReservedUnitsToRoute, releaseRouteUnits } from './reservations.js';
 import { touchProductInventory } from '../inventory/stock-touch.js';
 import { fillWaitingOrders, stockKeysOfRoutes } from './fill-backorders.js';
 import { recomputeOrderStatus } from './status.js';
@@ -109,33 +109,8 @@ export async function rerouteLine(tx: Tx, accountId: number, orderId: number, in
   const released = await releaseRouteUnits(tx, { accountId, routeId: route.id, quantity, now, reroute: true });
   if (released < quantity) throw conflict(`the units of line item ${lineId} changed meanwhile (shipped or cancelled); try again`).because('order.changed_meanwhile', {});
 
-  const iso = now.toISOString();
   await recordReservation(tx, accountId, productId, toWarehouseId, lineId, quantity, now);
-  await tx
-    .insertInto('order_line_routes')
-    .values({
-      account_id: accountId,
-      order_id: orderId,
-      line_id: lineId,
-      warehouse_id: toWarehouseId,
-      product_id: productId,
-      quantity,
-      reserved_quantity: quantity,
-      backorder_quantity: 0,
-      shipped_quantity: 0,
-      cancelled_quantity: 0,
-      assembled_quantity: null,
-      routed_at: iso,
-      updated_at: iso,
-    })
-    .onConflict((oc) =>
-      oc.columns(['account_id', 'line_id', 'warehouse_id']).doUpdateSet((eb) => ({
-        quantity: eb('order_line_routes.quantity', '+', quantity),
-        reserved_quantity: eb('order_line_routes.reserved_quantity', '+', quantity),
-        updated_at: iso,
-      })),
-    )
-    .execute();
+  await addReservedUnitsToRoute(tx, accountId, { order_id: orderId, line_id: lineId, product_id: productId }, toWarehouseId, quantity, now);
   await touchProductInventory(tx, accountId, productId, now);
   await fulfillment.syncOrder(tx, accountId, orderId, now);
   await recomputeOrderStatus(tx, accountId, orderId, now);

@@ -79,8 +79,8 @@ export async function releaseRouteUnits(tx: Tx, input: ReleaseRouteUnitsInput): 
 
 /**
  * Puts `units` reserved units of a line on its route in `warehouseId` (a new route, or added to the one there):
- * the re-route of a rejected fulfillment order's units (src/domain/fulfillment/reroute.ts), after it reserved
- * the stock and recorded the reservation.
+ * the re-route of a rejected fulfillment order's units (src/domain/fulfillment/reroute.ts) and a seller's
+ * re-route of a line (reroute.ts), after they reserved the stock and recorded the reservation.
  */
 export async function addReservedUnitsToRoute(
   tx: Tx,
