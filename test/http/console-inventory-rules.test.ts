@@ -259,6 +259,52 @@ describe('console: a storefront’s inventory rules', () => {
     assert.equal((await rules()).skuOverrides.length, 302);
   });
 
+  it('checks each form with the API’s schema and the store’s ranges, in the seller’s words, and changes nothing', async () => {
+    const before = await rules();
+    // The rules: out of range (the store's check) and not a whole number (the schema's), all at once.
+    await b.get(base);
+    const res = await b.postEntries(base, [
+      ['percent', '101'],
+      ['safety', '-1'],
+      ['max', '1.5'],
+      ['fixed', '99999999999999999999'],
+      ['feed', 'all'],
+    ]);
+    assert.equal(res.statusCode, 400, res.body);
+    assert.match(res.body, /The rules were not saved\. Please fix these 4 things:/);
+    assert.match(res.body, /id="f-percent-error">Enter a whole number from 1 to 100\./);
+    assert.match(res.body, /id="f-safety-error">Enter a whole number of units from 0 to 1,000,000,000 \(0 keeps nothing back\)\./);
+    assert.match(res.body, /id="f-max-error">Enter a whole number of units from 0 to 1,000,000,000, or leave it empty for no limit\./);
+    assert.match(res.body, /id="f-fixed-error">Enter a whole number of units from 0 to 1,000,000,000, or leave it empty to show what is in stock\./);
+    assert.doesNotMatch(text(res.body), /safetyQuantity|maxQuantity|fixedQuantity|must be/);
+    // A percent left empty is no default here: the form shows the one in force.
+    await b.get(base);
+    const blank = await b.postEntries(base, [
+      ['percent', ''],
+      ['feed', 'all'],
+    ]);
+    assert.equal(blank.statusCode, 400, blank.body);
+    assert.match(blank.body, /The rules were not saved\. Please fix this:/);
+    assert.match(blank.body, /id="f-percent-error">Enter a whole number from 1 to 100\./);
+
+    // One SKU's exception: a SKU longer than the schema takes is one the catalog does not hold.
+    const long = `RULE-${'X'.repeat(300)}`;
+    const tooLong = await b.post(`${base}/exception`, { sku: long, percent: '10', safety: '', max_mode: 'same', fixed_mode: 'same', feed: 'same' });
+    assert.equal(tooLong.statusCode, 400, tooLong.body);
+    assert.match(tooLong.body, new RegExp(`id="x-sku-error">${long} is not in your catalog\\. Check the spelling, or add the product under Catalog first\\.`));
+    // Its other problems come first, as the catalog is asked only about a SKU whose rules are fine.
+    const both = await b.post(`${base}/exception`, { sku: long, percent: 'ten', safety: '-2', max_mode: 'set', max: '2000000000', fixed_mode: 'same', feed: 'same' });
+    assert.equal(both.statusCode, 400, both.body);
+    assert.match(both.body, /The exception was not saved\. Please fix these 3 things:/);
+    assert.match(both.body, /id="x-percent-error">Enter a whole number from 1 to 100\./);
+    assert.match(both.body, /id="x-safety-error">Enter a whole number of units from 0 to 1,000,000,000 \(0 keeps nothing back\)\./);
+    assert.match(both.body, /id="x-max-error">Enter a whole number of units from 0 to 1,000,000,000, or leave it empty for no limit\./);
+    assert.doesNotMatch(both.body, /id="x-sku-error"/);
+    // Removing the exception of a SKU the schema refuses: there is none.
+    assert.match((await b.flashOf(`${base}/exception/remove`, { sku: long })).text, /RULE-X+ has no exception \(any more\); nothing changed\./);
+    assert.deepEqual(await rules(), before);
+  });
+
   it('answers 404 for another account’s storefront, an installation that is not a storefront, or an unknown id', async () => {
     for (const id of [other.channel.installationId, seed.shipping.installationId, 999_999]) {
       const url = `/console/apps/storefronts/${id}/inventory-rules`;

@@ -55,24 +55,18 @@ export const MAX_RULE_QUANTITY = 1_000_000_000;
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_RULE_QUANTITY;
 const COUNT_TEXT = `a whole number from 0 to ${MAX_RULE_QUANTITY.toLocaleString('en-US')}`;
 
-/** Problems of one set of rule fields (the storefront's or an override's), each named under `at`. */
-function fieldProblems(at: string, fields: Partial<Record<(typeof RULE_FIELDS)[number], unknown>>, warehouses: ReadonlyMap<number, WarehouseRow>): FieldViolation[] {
+type RuleFieldValues = Partial<Record<(typeof RULE_FIELDS)[number], unknown>>;
+
+/**
+ * Problems of one set of rule fields that need no lookup: the ranges, and a list of warehouses that lists
+ * none. Shared with the console's forms, which check what was typed with it before anything is read.
+ */
+export function ruleValueProblems(at: string, fields: RuleFieldValues): FieldViolation[] {
   const out: FieldViolation[] = [];
   const field = (name: string) => (at ? `${at}.${name}` : name);
   const ids = fields.warehouseIds;
-  if (ids !== undefined && ids !== null) {
-    if (!Array.isArray(ids) || ids.length === 0) {
-      out.push({ field: field('warehouseIds'), description: 'must list at least one warehouse id, or be left out (or null) for every seller warehouse that is not channel-fulfilled' });
-    } else {
-      const seen = new Set<unknown>();
-      ids.forEach((id, i) => {
-        const w = typeof id === 'number' ? warehouses.get(id) : undefined;
-        if (seen.has(id)) out.push({ field: `${field('warehouseIds')}[${i}]`, description: `warehouse ${String(id)} is listed twice` });
-        else if (!w) out.push({ field: `${field('warehouseIds')}[${i}]`, description: `${JSON.stringify(id)} is not a warehouse of this account` });
-        else if (w.channelFulfilled) out.push({ field: `${field('warehouseIds')}[${i}]`, description: `warehouse ${w.id} ("${w.name}") is channel-fulfilled: its stock is the channel's own, not the seller's to share` });
-        seen.add(id);
-      });
-    }
+  if (ids !== undefined && ids !== null && (!Array.isArray(ids) || ids.length === 0)) {
+    out.push({ field: field('warehouseIds'), description: 'must list at least one warehouse id, or be left out (or null) for every seller warehouse that is not channel-fulfilled' });
   }
   const percent = fields.percent;
   if (percent !== undefined && !(typeof percent === 'number' && Number.isInteger(percent) && percent >= 1 && percent <= 100)) {
@@ -84,6 +78,25 @@ function fieldProblems(at: string, fields: Partial<Record<(typeof RULE_FIELDS)[n
     if (v !== undefined && v !== null && !isCount(v)) out.push({ field: field(name), description: `must be ${COUNT_TEXT}, or null for none` });
   }
   return out;
+}
+
+/** Problems of one set of rule fields (the storefront's or an override's), each named under `at`. */
+function fieldProblems(at: string, fields: RuleFieldValues, warehouses: ReadonlyMap<number, WarehouseRow>): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  const field = (name: string) => (at ? `${at}.${name}` : name);
+  const ids = fields.warehouseIds;
+  // An empty list is ruleValueProblems'; each id of a list is looked up among the account's warehouses.
+  if (Array.isArray(ids) && ids.length > 0) {
+    const seen = new Set<unknown>();
+    ids.forEach((id, i) => {
+      const w = typeof id === 'number' ? warehouses.get(id) : undefined;
+      if (seen.has(id)) out.push({ field: `${field('warehouseIds')}[${i}]`, description: `warehouse ${String(id)} is listed twice` });
+      else if (!w) out.push({ field: `${field('warehouseIds')}[${i}]`, description: `${JSON.stringify(id)} is not a warehouse of this account` });
+      else if (w.channelFulfilled) out.push({ field: `${field('warehouseIds')}[${i}]`, description: `warehouse ${w.id} ("${w.name}") is channel-fulfilled: its stock is the channel's own, not the seller's to share` });
+      seen.add(id);
+    });
+  }
+  return [...out, ...ruleValueProblems(at, fields)];
 }
 
 interface OverrideRow {

@@ -1,20 +1,22 @@
+import type { TObject } from '@sinclair/typebox';
 import type { FieldViolation } from '../../../../domain/errors.js';
 import type { ChannelRuleFields, ChannelRuleOverride, ChannelRules } from '../../../../domain/inventory/channel-rules.js';
-import type { ChannelRulesInput } from '../../../../domain/inventory/channel-rules-store.js';
+import { MAX_RULE_QUANTITY, ruleValueProblems, type ChannelRulesInput } from '../../../../domain/inventory/channel-rules-store.js';
+import { RulesBody, SkuOverrideBody } from '../../../admin/inventory-rules/schemas.js';
 import { field, fields } from '../../components.js';
+import { checkFormValue, formInt, type FormWords } from '../../form-check.js';
 
 /**
  * A storefront's inventory rules as the console's two forms hold them (the rules for every SKU, and one
  * SKU's exception), what they send to replaceChannelRules, and its refusals put back next to the fields in
- * the seller's words. The rules themselves are the store's (channel-rules-store.ts): this file only reads
- * what was typed, and says where a problem is and how it reads.
+ * the seller's words. The rules themselves are the API's and the store's: what was typed is turned into the
+ * body of PUT …/storefronts/{id}/inventory-rules (the form's modes into values), checked by that body's
+ * schema through form-check.ts and by the store's own check of the values (ruleValueProblems: the ranges,
+ * which the API's schema leaves to it), and each problem is put on its input in the seller's words.
  */
 
-/**
- * The largest number of units a form takes. The store's columns are 32-bit integers on PostgreSQL, so a
- * larger number would fail there instead of being refused; no seller keeps back or lists a billion units.
- */
-export const MAX_UNITS = 1_000_000_000;
+/** The largest number of units a rule holds (the store's limit: its columns are 32-bit integers on PostgreSQL). */
+const MAX_UNITS = MAX_RULE_QUANTITY;
 
 /** A problem the seller fixes: the input it is about (its id on the page) and the sentence. */
 export interface FormProblem {
@@ -113,68 +115,98 @@ export function readExceptionForm(body: unknown): ExceptionForm {
   };
 }
 
-/** A whole number in [min, max] as typed, or the problem. */
-function count(text: string, min: number, max: number): number | null {
-  const t = text.trim();
-  if (!/^\d{1,12}$/.test(t)) return null;
-  const n = Number(t);
-  return n >= min && n <= max ? n : null;
-}
-
 /** Ticked warehouse ids; a value that is not an id is passed on as -1, which the store refuses as not a warehouse of the account. */
 const ticked = (values: string[]) => values.map((v) => (/^\d{1,10}$/.test(v) ? Number(v) : -1));
 
-/** The rules for every SKU the form asks for (blank safety = 0, blank cap = none, blank fixed = from stock), or its problems. */
-export function rulesInput(form: RulesForm): { fields: Omit<ChannelRulesInput, 'skuOverrides'>; problems: FormProblem[] } {
-  const problems: FormProblem[] = [];
-  const percent = count(form.percent, 1, 100);
-  if (percent === null) problems.push({ id: 'f-percent', text: SAY.percent });
-  const safety = form.safety.trim() === '' ? 0 : count(form.safety, 0, MAX_UNITS);
-  if (safety === null) problems.push({ id: 'f-safety', text: SAY.safety });
-  const max = form.max.trim() === '' ? null : count(form.max, 0, MAX_UNITS);
-  if (form.max.trim() !== '' && max === null) problems.push({ id: 'f-max', text: SAY.max });
-  const fixed = form.fixed.trim() === '' ? null : count(form.fixed, 0, MAX_UNITS);
-  if (form.fixed.trim() !== '' && fixed === null) problems.push({ id: 'f-fixed', text: SAY.fixed });
-  const warehouseIds = form.feed === 'all' ? null : ticked(form.warehouses);
-  if (warehouseIds !== null && warehouseIds.length === 0) problems.push({ id: 'f-warehouses', text: SAY.warehousesNone });
-  return { fields: { percent: percent ?? 100, safetyQuantity: safety ?? 0, maxQuantity: max, fixedQuantity: fixed, warehouseIds }, problems };
+/** The inputs of a form in the order of the page, which is the order its problems are listed in. */
+const INPUTS = ['sku', 'percent', 'safety', 'max', 'fixed', 'warehouses'] as const;
+
+/** The schema's problems of each body field, in the seller's words (a SKU's other problems: see bodyProblems). */
+const WORDS: FormWords = {
+  sku: { blank: SAY.skuMissing },
+  percent: { says: SAY.percent },
+  safetyQuantity: { says: SAY.safety },
+  maxQuantity: { says: SAY.max },
+  fixedQuantity: { says: SAY.fixed },
+  warehouseIds: { says: SAY.warehousesBad },
+};
+
+/**
+ * A body built from a form, checked by the API's `schema` (through form-check.ts) and by the store's check
+ * of the values, its problems on the inputs whose ids start with `prefix` ("f-percent"), one per input, in
+ * the page's order, together with the form's own (`own`). `skuFits` is false when the schema refuses a SKU
+ * that was typed (too long, control characters): no catalog SKU is such, so the page says it is not in the
+ * catalog, as it says of any SKU the catalog does not hold, where it would have asked the catalog.
+ */
+function bodyProblems(prefix: 'f' | 'x', schema: TObject, body: Record<string, unknown>, own: FormProblem[]): { problems: FormProblem[]; skuFits: boolean } {
+  let skuFits = true;
+  const found: FormProblem[] = [...own];
+  const checked = checkFormValue(schema, body, WORDS);
+  for (const p of checked.ok ? [] : checked.problems) {
+    const input = INPUT_OF[p.field.split(/[.[]/)[0] ?? ''] ?? '';
+    if (input === 'sku' && p.text !== SAY.skuMissing) skuFits = false;
+    else found.push({ id: input === '' ? GENERAL : `${prefix}-${input}`, text: p.text });
+  }
+  for (const v of ruleValueProblems('', body)) {
+    const input = INPUT_OF[v.field.split(/[.[]/)[0] ?? ''] ?? '';
+    found.push({ id: input === '' ? GENERAL : `${prefix}-${input}`, text: sentenceOf(input, v, null) });
+  }
+  const rank = (id: string) => {
+    const at = INPUTS.findIndex((i) => id === `${prefix}-${i}`);
+    return at === -1 ? INPUTS.length : at;
+  };
+  // One problem per input (a value of the wrong type is refused by both checks), the first found.
+  const problems = found.filter((p, i) => found.findIndex((q) => q.id === p.id) === i).sort((a, b) => rank(a.id) - rank(b.id));
+  return { problems, skuFits };
 }
 
-/** The fields one SKU's exception sets (a field left on "same as the storefront" is not set), or its problems. */
-export function exceptionInput(form: ExceptionForm): { override: ChannelRuleOverride; problems: FormProblem[] } {
-  const problems: FormProblem[] = [];
-  const override: ChannelRuleOverride = {};
-  if (form.sku === '') problems.push({ id: 'x-sku', text: SAY.skuMissing });
-  if (form.percent.trim() !== '') {
-    const percent = count(form.percent, 1, 100);
-    if (percent === null) problems.push({ id: 'x-percent', text: SAY.percent });
-    else override.percent = percent;
-  }
-  if (form.safety.trim() !== '') {
-    const safety = count(form.safety, 0, MAX_UNITS);
-    if (safety === null) problems.push({ id: 'x-safety', text: SAY.safety });
-    else override.safetyQuantity = safety;
-  }
-  if (form.maxMode === 'none') override.maxQuantity = null;
-  if (form.maxMode === 'set') {
-    const max = count(form.max, 0, MAX_UNITS);
-    if (max === null) problems.push({ id: 'x-max', text: form.max.trim() === '' ? 'Enter the most units to show.' : SAY.max });
-    else override.maxQuantity = max;
-  }
-  if (form.fixedMode === 'no') override.fixedQuantity = null;
-  if (form.fixedMode === 'set') {
-    const fixed = count(form.fixed, 0, MAX_UNITS);
-    if (fixed === null) problems.push({ id: 'x-fixed', text: form.fixed.trim() === '' ? 'Enter how many units to always show.' : SAY.fixed });
-    else override.fixedQuantity = fixed;
-  }
-  if (form.feed === 'all') override.warehouseIds = null;
-  if (form.feed === 'some') {
-    const ids = ticked(form.warehouses);
-    if (ids.length === 0) problems.push({ id: 'x-warehouses', text: SAY.warehousesNone });
-    else override.warehouseIds = ids;
-  }
-  return { override, problems };
+/** The rules for every SKU the form asks for (blank safety = 0, blank cap = none, blank fixed = from stock), or its problems. */
+export function rulesInput(form: RulesForm): { fields: Omit<ChannelRulesInput, 'skuOverrides'>; problems: FormProblem[] } {
+  const body = {
+    percent: formInt(form.percent),
+    safetyQuantity: formInt(form.safety) ?? 0,
+    maxQuantity: formInt(form.max) ?? null,
+    fixedQuantity: formInt(form.fixed) ?? null,
+    warehouseIds: form.feed === 'all' ? null : ticked(form.warehouses),
+  };
+  // Console-only: the API takes a percent left out as 100, but this form always shows the percent in force,
+  // so one left empty is a mistake, not a choice of the default.
+  const own = body.percent === undefined ? [{ id: 'f-percent', text: SAY.percent }] : [];
+  const { problems } = bodyProblems('f', RulesBody, body, own);
+  // Without problems every value is as the schema and the store take it.
+  return { fields: body as Omit<ChannelRulesInput, 'skuOverrides'>, problems };
 }
+
+/**
+ * The fields one SKU's exception sets (a field left on "same as the storefront" is not set), or its problems.
+ * `skuFits` is false when the SKU typed cannot be a catalog SKU (bodyProblems).
+ */
+export function exceptionInput(form: ExceptionForm): { override: ChannelRuleOverride; problems: FormProblem[]; skuFits: boolean } {
+  const entry: Record<string, unknown> = {};
+  if (form.percent.trim() !== '') entry.percent = formInt(form.percent);
+  if (form.safety.trim() !== '') entry.safetyQuantity = formInt(form.safety);
+  // Console-only: "set" with nothing typed. The API has no such mode (a field left out follows the
+  // storefront, which is the form's "same"), so the form asks for the number itself.
+  const own: FormProblem[] = [];
+  if (form.maxMode === 'none') entry.maxQuantity = null;
+  if (form.maxMode === 'set') {
+    if (form.max.trim() === '') own.push({ id: 'x-max', text: 'Enter the most units to show.' });
+    else entry.maxQuantity = formInt(form.max);
+  }
+  if (form.fixedMode === 'no') entry.fixedQuantity = null;
+  if (form.fixedMode === 'set') {
+    if (form.fixed.trim() === '') own.push({ id: 'x-fixed', text: 'Enter how many units to always show.' });
+    else entry.fixedQuantity = formInt(form.fixed);
+  }
+  if (form.feed === 'all') entry.warehouseIds = null;
+  if (form.feed === 'some') entry.warehouseIds = ticked(form.warehouses);
+  const { problems, skuFits } = bodyProblems('x', SkuOverrideBody, { sku: form.sku, ...entry }, own);
+  // Without problems every value is as the schema and the store take it.
+  return { override: entry as ChannelRuleOverride, problems, skuFits };
+}
+
+/** The remove button's SKU as the API's schema takes one: false when no exception can be for it. */
+export const skuCanHaveException = (sku: string): boolean => checkFormValue(SkuOverrideBody.properties.sku, sku).ok;
 
 /** The stored rules as the store's input: what a save of one form sends again for the other's part, unchanged. */
 export function storedInput(rules: ChannelRules): Omit<ChannelRulesInput, 'skuOverrides'> {

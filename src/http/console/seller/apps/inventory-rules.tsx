@@ -24,6 +24,7 @@ import {
   readRulesForm,
   rulesFormOf,
   rulesInput,
+  skuCanHaveException,
   storedInput,
   storeProblems,
   type ExceptionForm,
@@ -243,13 +244,13 @@ export function registerInventoryRulePages(scope: FastifyInstance, deps: Deps): 
     const t = await target(request, reply);
     if (!t) return reply;
     const form = readExceptionForm(request.body);
-    const { override, problems } = exceptionInput(form);
+    const { override, problems, skuFits } = exceptionInput(form);
     let refused = problems;
     let outcome: { changed: boolean; sku: string; added: boolean } | null = null;
     if (refused.length === 0) {
       try {
         outcome = await withTx(deps.db.db, async (tx) => {
-          const sku = await catalogSku(tx, t.user.accountId, form.sku);
+          const sku = skuFits ? await catalogSku(tx, t.user.accountId, form.sku) : null;
           if (sku === null) {
             refused = [{ id: 'x-sku', text: notInCatalog(form.sku) }];
             return null;
@@ -286,9 +287,12 @@ export function registerInventoryRulePages(scope: FastifyInstance, deps: Deps): 
     if (!t) return reply;
     const sku = field(request.body, 'sku');
     return formAction(deps, request, reply, t.base, '', async () => {
+      const none = `${sku} has no exception (any more); nothing changed.`;
+      // A SKU the API's schema refuses cannot have an exception: nothing to read.
+      if (!skuCanHaveException(sku)) return none;
       return withTx(deps.db.db, async (tx) => {
         const rules = await rulesToChange(tx, deps, t);
-        if (!rules.skuOverrides.has(sku)) return `${sku} has no exception (any more); nothing changed.`;
+        if (!rules.skuOverrides.has(sku)) return none;
         const overrides = overridesOf(rules).filter((o) => o.sku !== sku);
         let changed: boolean;
         try {
