@@ -40,7 +40,7 @@ export async function reserveStockLeaving(tx: Tx, accountId: number, productId: 
   return row ? Number(row.available_quantity) : null;
 }
 
-/** One row of reserveStockRows: `units` to move from available to reserved in a warehouse. */
+/** One row of reserveStockRowsAhead: `units` to move from available to reserved in a warehouse. */
 export interface StockTake {
   productId: number;
   warehouseId: number;
@@ -89,18 +89,11 @@ const reserveRowsStatement = compiledBySize<{ product_id: number; warehouse_id: 
 });
 
 /**
- * reserveStockLeaving for several stock rows in one statement (one round trip on PostgreSQL). Each row is
- * reserved or not on its own, by the same rule; takes must name distinct rows, sorted by product then
- * warehouse (the lock order). Answers the units still available in each row reserved, by "product:warehouse";
- * a row missing from the answer was not reserved (too few available, or no stock row).
- */
-export async function reserveStockRows(tx: Tx, accountId: number, takes: readonly StockTake[], now: Date): Promise<Map<string, number>> {
-  return (await reserveStockRowsAhead(tx, accountId, takes, now))();
-}
-
-/**
- * reserveStockRows sent ahead (src/db/unanswered.ts): what the caller sends next shares its round trip, and the
- * answer is taken after.
+ * reserveStockLeaving for several stock rows in one statement, sent ahead (src/db/unanswered.ts): what the
+ * caller sends next shares its round trip, and the answer is taken after. Each row is reserved or not on its
+ * own, by the same rule; takes must name distinct rows, sorted by product then warehouse (the lock order). The
+ * answer: the units still available in each row reserved, by "product:warehouse"; a row missing from it was not
+ * reserved (too few available, or no stock row).
  */
 export async function reserveStockRowsAhead(tx: Tx, accountId: number, takes: readonly StockTake[], now: Date): Promise<() => Promise<Map<string, number>>> {
   if (takes.length === 0) return () => Promise.resolve(new Map());
@@ -292,7 +285,12 @@ const availableOfProducts = compiledBySize<{ product_id: number; warehouse_id: n
 
 /** Available units (> 0) of some products in every warehouse of the account, by product then warehouse. */
 export async function availableByProduct(tx: Tx, accountId: number, productIds: readonly number[]): Promise<Map<number, Map<number, number>>> {
-  return (await availableByProductAhead(tx, accountId, productIds))();
+  const byProduct = new Map<number, Map<number, number>>(productIds.map((id) => [id, new Map()]));
+  if (productIds.length === 0) return byProduct;
+  for (const r of await availableOfProducts.all(tx, productIds.length, { accountId, ...listArgsOf('p', productIds) })) {
+    byProduct.get(Number(r.product_id))?.set(Number(r.warehouse_id), Number(r.available_quantity));
+  }
+  return byProduct;
 }
 
 const availableOfSkus = compiledBySize<{ product_id: number; warehouse_id: number; available_quantity: number }, Record<string, unknown>>((db, arg, n) =>
@@ -326,13 +324,3 @@ export async function availableBySkuAhead(
   };
 }
 
-/** availableByProduct sent ahead (src/db/unanswered.ts): the read shares the round trip of what follows. */
-export async function availableByProductAhead(tx: Tx, accountId: number, productIds: readonly number[]): Promise<() => Promise<Map<number, Map<number, number>>>> {
-  const byProduct = new Map<number, Map<number, number>>(productIds.map((id) => [id, new Map()]));
-  if (productIds.length === 0) return () => Promise.resolve(byProduct);
-  const answer = await readAhead(tx, availableOfProducts.bound(tx, productIds.length, { accountId, ...listArgsOf('p', productIds) }));
-  return async () => {
-    for (const r of await answer()) byProduct.get(Number(r.product_id))?.set(Number(r.warehouse_id), Number(r.available_quantity));
-    return byProduct;
-  };
-}

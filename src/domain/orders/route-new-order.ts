@@ -51,7 +51,7 @@ function nextTake(stock: Map<number, number>, candidates: readonly number[], rem
  * The common case in one statement: when the lines' SKUs are distinct and each line can be placed whole in
  * the candidates by the snapshot `stock`, the reservations the line by line placement would make (the same
  * warehouses, the same units: nextTake on the snapshot, a line at a time) are made by one conditional
- * UPDATE (reserveStockRows) instead of one each. Anything else (a repeated SKU, a line that needs the default
+ * UPDATE (reserveStockRowsAhead) instead of one each. Anything else (a repeated SKU, a line that needs the default
  * warehouse or a backorder) reserves nothing here.
  *
  * The products' inventory timestamps and their listing variants' lock go right behind that UPDATE, before its
